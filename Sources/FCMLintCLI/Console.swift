@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to the terminal without Foundation.
+enum Console {
+  static func out(_ text: String) { write(text, to: 1) }
+  static func err(_ text: String) { write(text, to: 2) }
+
+  private static func write(_ text: String, to fd: Int32) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return  // a closed pipe: nothing more can be said
+        }
+        offset += n
+      }
+    }
+  }
+
+  /// Colour when stdout is a terminal and NO_COLOR (https://no-color.org) is not set.
+  static var wantsColor: Bool {
+    isatty(1) == 1 && getenv("NO_COLOR") == nil
+  }
+
+  static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+@inline(__always) private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, pointer, count)
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Dispatch
+import FCMLintEngine
+import FCMLintFormatters
+
+/// `fcmlint [lint] [options] PATH...`
+struct Lint: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Lint JSON files, folders (every *.json below them, in sorted order) or standard input ('-')."
+  )
+
+  @Argument(help: ArgumentHelp("Files, folders, or - for standard input.", valueName: "path"))
+  var paths: [String] = []
+
+  @Option(name: .long, help: "Output format: text or json.")
+  var format: String = "text"
+
+  @OptionGroup var ruleOptions: RuleOptions
+
+  @Option(name: .long, help: ArgumentHelp("Exit 1 when there are more than this many warnings.", valueName: "n"))
+  var maxWarnings: Int?
+
+  @Flag(name: .long, help: "Report errors only.")
+  var quiet = false
+
+  @Option(name: .long, help: ArgumentHelp("The file name to show for standard input.", valueName: "name"))
+  var stdinFilename: String?
+
+  @Option(name: .long, help: ArgumentHelp("Files linted at once (default: one per core).", valueName: "n"))
+  var jobs: Int?
+
+  func validate() throws {
+    if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
+    if OutputFormat(rawValue: format) == nil {
+      throw ValidationError("unknown format '\(format)' (formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+    if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+  }
+
+  func run() throws {
+    let ruleSet: RuleSet
+    let config: Config
+    do {
+      (ruleSet, config) = try ruleOptions.load()
+    } catch {
+      throw reportConfigurationError(error)
+    }
+    let linter = Linter(rules: ruleSet, severities: config.severities)
+
+    // Inputs, in command-line order; folders expand to their sorted *.json files.
+    var inputs: [Input] = []
+    var ioErrors: [FileSystem.IOError] = []
+    for path in paths {
+      if path == "-" {
+        inputs.append(.standardInput(name: stdinFilename ?? "<stdin>"))
+        continue
+      }
+      switch FileSystem.kind(path) {
+      case .directory:
+        let (files, errors) = FileSystem.files(under: path) { $0.hasSuffix(".json") }
+        inputs += files.filter { !config.isIgnored($0) }.map { .file($0) }
+        ioErrors += errors
+      case .missing:
+        ioErrors.append(FileSystem.IOError(path: path, message: "no such file or directory"))
+      case .file, .other:
+        if !config.isIgnored(path) { inputs.append(.file(path)) }
+      }
+    }
+
+    let results = lintAll(inputs, linter)
+    var diagnostics: [Diagnostic] = []
+    for result in results {
+      switch result {
+      case .diagnostics(let d): diagnostics += d
+      case .failed(let e): ioErrors.append(e)
+      }
+    }
+    if quiet { diagnostics.removeAll { $0.severity != .error } }
+    diagnostics.sort(by: Diagnostic.ordered)
+
+    let summary = Summary(files: inputs.count - results.filter { if case .failed = $0 { return true } else { return false } }.count, diagnostics: diagnostics)
+    let formatter = OutputFormat(rawValue: format)!.formatter(color: format == "text" && Console.wantsColor)
+    Console.out(formatter.format(diagnostics, summary: summary))
+    for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
+
+    if !ioErrors.isEmpty { throw StatusError(status: .failure) }
+    if summary.errors > 0 { throw StatusError(status: .problems) }
+    if let maxWarnings, summary.warnings > maxWarnings {
+      Console.err("fcmlint: \(summary.warnings) warnings, more than --max-warnings \(maxWarnings)\n")
+      throw StatusError(status: .problems)
+    }
+  }
+
+  enum Input {
+    case file(String)
+    case standardInput(name: String)
+  }
+
+  enum Result {
+    case diagnostics([Diagnostic])
+    case failed(FileSystem.IOError)
+  }
+
+  /// Lints every input, in parallel unless `--jobs 1`; results keep the inputs' order, so the
+  /// output is the same either way.
+  func lintAll(_ inputs: [Input], _ linter: Linter) -> [Result] {
+    let slots = Slots<Result>(count: inputs.count, initial: .diagnostics([]))
+    let work: @Sendable (Int) -> Void = { i in slots[i] = lintOne(inputs[i], linter) }
+    let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
+    if jobs <= 1 {
+      for i in inputs.indices { work(i) }
+    } else {
+      // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
+      let chunk = max(1, inputs.count / (jobs * 8))
+      let tasks = (inputs.count + chunk - 1) / chunk
+      DispatchQueue.concurrentPerform(iterations: tasks) { t in
+        for i in (t * chunk)..<min(inputs.count, (t + 1) * chunk) { work(i) }
+      }
+    }
+    return slots.values
+  }
+
+  /// Files larger than this are reported, not read: real payloads are a few KB.
+  static let maxFileSize = 64 << 20
+
+  func lintOne(_ input: Input, _ linter: Linter) -> Result {
+    switch input {
+    case .file(let path):
+      switch FileSystem.read(path, limit: Self.maxFileSize) {
+      case .success(let bytes): return .diagnostics(linter.lint(bytes: bytes, file: path))
+      case .failure(let error): return .failed(error)
+      }
+    case .standardInput(let name):
+      switch FileSystem.readStandardInput(limit: Self.maxFileSize) {
+      case .success(let bytes): return .diagnostics(linter.lint(bytes: bytes, file: name))
+      case .failure(let error): return .failed(error)
+      }
+    }
+  }
+}
+
+/// Fixed-size result storage written from many threads, each index by exactly one of them.
+final class Slots<Value>: @unchecked Sendable {
+  private let storage: UnsafeMutableBufferPointer<Value>
+
+  init(count: Int, initial: Value) {
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: initial)
+  }
+
+  deinit {
+    storage.deinitialize()
+    storage.deallocate()
+  }
+
+  subscript(i: Int) -> Value {
+    get { storage[i] }
+    set { storage[i] = newValue }
+  }
+
+  var values: [Value] { Array(storage) }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import FCMLintEngine
+import FCMLintFormatters
+
+/// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
+struct Rules: ParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "List the rules: id, severity and summary.")
+
+  @Option(name: .long, help: "Output format: text, json or markdown.")
+  var format: String = "text"
+
+  @OptionGroup var ruleOptions: RuleOptions
+
+  func validate() throws {
+    guard ["text", "json", "markdown"].contains(format) else {
+      throw ValidationError("unknown format '\(format)' (formats: text, json, markdown)")
+    }
+  }
+
+  func run() throws {
+    let ruleSet: RuleSet
+    let config: Config
+    do {
+      (ruleSet, config) = try ruleOptions.load()
+    } catch {
+      throw reportConfigurationError(error)
+    }
+    let rules = ruleSet.rules.sorted { $0.id < $1.id }
+    func severity(_ rule: Rule) -> String {
+      guard let override = config.severities[rule.id] else { return rule.severity.rawValue }
+      return override?.rawValue ?? "off"
+    }
+    switch format {
+    case "json":
+      let items = rules.map {
+        "{\"id\":\(JSONText.quote($0.id)),\"severity\":\"\(severity($0))\",\"summary\":\(JSONText.quote($0.summary)),\"docs\":\(JSONText.quote($0.docs)),\"source\":\(JSONText.quote($0.source))}"
+      }
+      Console.out("[" + items.joined(separator: ",") + "]\n")
+    case "markdown":
+      Console.out(RuleDocs.markdownTable(rules))
+    default:
+      let width = rules.map(\.id.count).max() ?? 0
+      for rule in rules {
+        let id = rule.id + String(repeating: " ", count: width - rule.id.count)
+        let sev = severity(rule) + String(repeating: " ", count: 8 - severity(rule).count)
+        Console.out("\(id)  \(sev)  \(rule.summary)\n")
+      }
+    }
+  }
+}
+
+/// `fcmlint explain ID`: what a rule checks, why, where it is documented, and its examples.
+struct Explain: ParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Explain a rule: description, docs link and examples.")
+
+  @Argument(help: "The rule id.")
+  var id: String
+
+  @OptionGroup var ruleOptions: RuleOptions
+
+  func run() throws {
+    let ruleSet: RuleSet
+    do {
+      (ruleSet, _) = try ruleOptions.load()
+    } catch {
+      throw reportConfigurationError(error)
+    }
+    guard let rule = ruleSet.rule(id) else {
+      let hint = closest(to: id, in: ruleSet.ids).map { "; did you mean '\($0)'?" } ?? ""
+      Console.err("fcmlint: error: no rule '\(id)'\(hint) (see 'fcmlint rules')\n")
+      throw StatusError(status: .failure)
+    }
+    Console.out(RuleDocs.explanation(rule))
+  }
+}
+
+/// Rule documentation generated from the rule files, never kept by hand.
+public enum RuleDocs {
+  public static func markdownTable(_ rules: [Rule]) -> String {
+    var out = "| Rule | Severity | What it checks |\n|---|---|---|\n"
+    for rule in rules.sorted(by: { $0.id < $1.id }) {
+      out += "| [`\(rule.id)`](\(rule.source)) | \(rule.severity.rawValue) | \(rule.summary.replacingPipes()) ([docs](\(rule.docs))) |\n"
+    }
+    return out
+  }
+
+  public static func explanation(_ rule: Rule) -> String {
+    var out = "\(rule.id) (\(rule.severity.rawValue)): \(rule.summary)\n\n"
+    out += wrap(rule.description) + "\n\n"
+    out += "Docs: \(rule.docs)\nDefined in: \(rule.source)\n"
+    if !rule.examples.invalid.isEmpty {
+      out += "\nTriggers on:\n"
+      for example in rule.examples.invalid {
+        out += indent(example.json) + "    → reported at \(example.pointers.map { $0.isEmpty ? "(the document)" : $0 }.joined(separator: ", "))\n\n"
+      }
+    }
+    if !rule.examples.valid.isEmpty {
+      out += "\nDoes not trigger on:\n"
+      for example in rule.examples.valid { out += indent(example.json) + "\n" }
+    }
+    return out
+  }
+
+  private static func indent(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }.map { "    " + $0 }.joined(separator: "\n") + "\n"
+  }
+
+  private static func wrap(_ text: String, width: Int = 96) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+      if !line.isEmpty, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension String {
+  fileprivate func replacingPipes() -> String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
+}

@@ -1,0 +1,80 @@
+import FCMLintJSON
+
+/// How bad a finding is. error: FCM rejects the request or a platform drops the content;
+/// warning: it is delivered but not as intended; info: advice.
+public enum Severity: String, Sendable, CaseIterable, Comparable {
+  case error, warning, info
+
+  var rank: Int {
+    switch self {
+    case .error: return 0
+    case .warning: return 1
+    case .info: return 2
+    }
+  }
+
+  public static func < (a: Severity, b: Severity) -> Bool { a.rank > b.rank }
+}
+
+/// The one diagnostic type every stage after the rules speaks.
+public struct Diagnostic: Sendable, Equatable {
+  /// The path as given on the command line (or the `--stdin-filename`).
+  public var file: String
+  public var rule: String
+  public var severity: Severity
+  public var message: String
+  /// RFC 6901 JSON Pointer of the offending value ("" for the whole document).
+  public var pointer: String
+  public var start: SourcePosition
+  public var end: SourcePosition
+  /// Byte range in the file, for editors and fixes.
+  public var startOffset: Int
+  public var endOffset: Int
+  /// Where the requirement is documented.
+  public var docs: String
+
+  public init(
+    file: String, rule: String, severity: Severity, message: String, pointer: String,
+    start: SourcePosition, end: SourcePosition, startOffset: Int, endOffset: Int, docs: String
+  ) {
+    self.file = file
+    self.rule = rule
+    self.severity = severity
+    self.message = message
+    self.pointer = pointer
+    self.start = start
+    self.end = end
+    self.startOffset = startOffset
+    self.endOffset = endOffset
+    self.docs = docs
+  }
+
+  /// The output order: file, line, column, rule id, then message, so that output is identical
+  /// whatever order files and rules were checked in.
+  public static func ordered(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+    if a.file != b.file { return a.file.utf8.lexicographicallyPrecedes(b.file.utf8) }
+    if a.start != b.start { return a.start < b.start }
+    if a.rule != b.rule { return a.rule < b.rule }
+    if a.pointer != b.pointer { return a.pointer < b.pointer }
+    return a.message < b.message
+  }
+}
+
+/// Counts of one run, as every formatter prints them.
+public struct Summary: Sendable, Equatable {
+  public var files = 0
+  public var errors = 0
+  public var warnings = 0
+  public var infos = 0
+
+  public init(files: Int = 0, diagnostics: [Diagnostic] = []) {
+    self.files = files
+    for d in diagnostics {
+      switch d.severity {
+      case .error: errors += 1
+      case .warning: warnings += 1
+      case .info: infos += 1
+      }
+    }
+  }
+}

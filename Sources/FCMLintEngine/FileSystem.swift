@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The little file access fcmlint needs, on POSIX directly: no Foundation on the per-file path.
+public enum FileSystem {
+  public struct IOError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) {
+      self.path = path
+      self.message = message
+    }
+    public var description: String { "\(path): \(message)" }
+  }
+
+  public enum Kind: Sendable { case file, directory, other, missing }
+
+  /// What `path` is, following symbolic links.
+  public static func kind(_ path: String) -> Kind {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return .directory
+    default: return .other
+    }
+  }
+
+  /// Reads a whole regular file. Anything larger than `limit` bytes is refused before reading.
+  public static func read(_ path: String, limit: Int = Int.max) -> Result<[UInt8], IOError> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failure(IOError(path: path, message: "is a directory"))
+    default: return .failure(IOError(path: path, message: "is not a regular file"))
+    }
+    let size = Int(info.st_size)
+    if size > limit {
+      return .failure(IOError(path: path, message: "is \(size) bytes, larger than the limit of \(limit) bytes"))
+    }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var total = 0
+    while true {
+      if total == bytes.count {
+        // The file grew since fstat: read on, still within the limit.
+        if bytes.count >= limit && limit != Int.max {
+          return .failure(IOError(path: path, message: "is larger than the limit of \(limit) bytes"))
+        }
+        bytes.append(contentsOf: [UInt8](repeating: 0, count: max(4096, bytes.count)))
+      }
+      let n = bytes.withUnsafeMutableBytes { buffer in
+        Glibc_read(fd, buffer.baseAddress! + total, buffer.count - total)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(IOError(path: path, message: errorText(errno)))
+      }
+      if n == 0 { break }
+      total += n
+    }
+    bytes.removeSubrange(total...)
+    return .success(bytes)
+  }
+
+  /// Reads all of standard input.
+  public static func readStandardInput(limit: Int = Int.max) -> Result<[UInt8], IOError> {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc_read(0, $0.baseAddress!, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(IOError(path: "<stdin>", message: errorText(errno)))
+      }
+      if n == 0 { return .success(bytes) }
+      bytes.append(contentsOf: chunk[0..<n])
+      if bytes.count > limit {
+        return .failure(IOError(path: "<stdin>", message: "is larger than the limit of \(limit) bytes"))
+      }
+    }
+  }
+
+  /// Files below `directory` whose names satisfy `include`, in sorted order, recursively.
+  /// Symbolic links to directories are followed once: a link loop is reported, not walked forever.
+  public static func files(under directory: String, include: (String) -> Bool) -> (files: [String], errors: [IOError]) {
+    var files: [String] = []
+    var errors: [IOError] = []
+    var visited = Set<DirectoryID>()
+    walk(directory, include, &files, &errors, &visited)
+    return (files, errors)
+  }
+
+  private struct DirectoryID: Hashable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  private static func walk(_ directory: String, _ include: (String) -> Bool, _ files: inout [String], _ errors: inout [IOError], _ visited: inout Set<DirectoryID>) {
+    var info = stat()
+    guard stat(directory, &info) == 0 else {
+      errors.append(IOError(path: directory, message: errorText(errno)))
+      return
+    }
+    guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else {
+      errors.append(IOError(path: directory, message: "directory visited twice (a symbolic link loop?); skipped"))
+      return
+    }
+    guard let handle = opendir(directory) else {
+      errors.append(IOError(path: directory, message: errorText(errno)))
+      return
+    }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      if name == "." || name == ".." { continue }
+      names.append(name)
+    }
+    closedir(handle)
+    names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    for name in names {
+      let path = prefix + name
+      var entryInfo = stat()
+      guard stat(path, &entryInfo) == 0 else {
+        // A dangling link or a file removed meanwhile: only worth a word when it would have been linted.
+        if include(name) { errors.append(IOError(path: path, message: errorText(errno))) }
+        continue
+      }
+      switch entryInfo.st_mode & S_IFMT {
+      case S_IFDIR:
+        if name.hasPrefix(".") { continue }  // .git, .build and the like
+        walk(path, include, &files, &errors, &visited)
+      case S_IFREG:
+        if include(name) { files.append(path) }
+      default:
+        continue
+      }
+    }
+  }
+
+  /// The current working directory.
+  public static func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    return String(cString: buffer)
+  }
+
+  static func errorText(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: return "no such file or directory"
+    case EACCES: return "permission denied"
+    case EISDIR: return "is a directory"
+    case ELOOP: return "too many levels of symbolic links"
+    default: return String(cString: strerror(code))
+    }
+  }
+}
+
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}

@@ -1,0 +1,39 @@
+import FCMLintJSON
+
+/// An object must have exactly one of the named members (a proto `oneof`, such as a message's target).
+/// Reports at the object when none is set, and at each extra member when several are.
+struct ExactlyOne: RuleFunction {
+  static let name = "exactlyOne"
+  static let summary = "An object must have exactly one of the members named in `fields`."
+  static let options = [
+    OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set"),
+  ]
+  static let placeholders = ["fields", "present"]
+
+  let fields: [String]
+  let fieldBytes: [[UInt8]]
+
+  init(options: FunctionOptions) throws(OptionError) {
+    fields = options.strings("fields")!
+    fieldBytes = fields.map { Array($0.utf8) }
+    if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
+  }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    guard case .found(let id) = target, context.document.kind(id) == .object else { return [] }
+    let document = context.document
+    // Members in source order, so the first one set counts as the intended target.
+    let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
+    let list = fields.joined(separator: ", ")
+    if present.isEmpty {
+      return [Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])]
+    }
+    guard present.count > 1 else { return [] }
+    let names = present.compactMap { document.key($0) }.joined(separator: ", ")
+    return present.dropFirst().map { extra in
+      Finding(node: extra, atKey: true, values: [
+        "detail": "only one of \(list) may be set, found \(names)", "fields": list, "present": names,
+      ])
+    }
+  }
+}

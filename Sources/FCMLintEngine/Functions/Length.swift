@@ -1,0 +1,55 @@
+import FCMLintJSON
+
+/// Bounds on a string's length (in Unicode characters, or UTF-8 bytes with `bytes: true`), an
+/// array's element count or an object's member count.
+struct Length: RuleFunction {
+  static let name = "length"
+  static let summary = "The length of a string (characters, or UTF-8 bytes), array or object must lie within `min`..`max`."
+  static let options = [
+    OptionSpec("min", .integer, "the smallest allowed length"),
+    OptionSpec("max", .integer, "the largest allowed length"),
+    OptionSpec("bytes", .bool, "measure strings in UTF-8 bytes instead of characters"),
+  ]
+  static let placeholders = ["length", "min", "max"]
+
+  let min: Int?
+  let max: Int?
+  let bytes: Bool
+
+  init(options: FunctionOptions) throws(OptionError) {
+    min = options.number("min").map { Int($0) }
+    max = options.number("max").map { Int($0) }
+    bytes = options.bool("bytes") ?? false
+    if min == nil && max == nil { throw OptionError("needs 'min' or 'max'") }
+    if let min, let max, min > max { throw OptionError("'min' is larger than 'max'") }
+  }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    guard case .found(let id) = target else { return [] }
+    let document = context.document
+    let length: Int
+    let unit: String
+    switch document.kind(id) {
+    case .string:
+      let s = document.string(id)!
+      length = bytes ? s.utf8.count : s.count
+      unit = bytes ? "bytes" : "characters"
+    case .array:
+      length = Int(document[id].childCount)
+      unit = "elements"
+    case .object:
+      length = Int(document[id].childCount)
+      unit = "members"
+    default:
+      return []
+    }
+    let values = ["length": String(length), "min": min.map(String.init) ?? "", "max": max.map(String.init) ?? ""]
+    if let min, length < min {
+      return [Finding(target, detail: "\(length) \(unit), fewer than the minimum \(min)", values)]
+    }
+    if let max, length > max {
+      return [Finding(target, detail: "\(length) \(unit), more than the maximum \(max) (over by \(length - max))", values)]
+    }
+    return []
+  }
+}

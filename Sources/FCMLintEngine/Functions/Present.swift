@@ -1,0 +1,49 @@
+import FCMLintJSON
+
+/// The field must exist. Reports at the nearest existing ancestor when it does not, since that is
+/// where the member has to be added.
+struct Present: RuleFunction {
+  static let name = "present"
+  static let summary = "The field must exist (null counts as present only with allowNull)."
+  static let options = [OptionSpec("allowNull", .bool, "whether a JSON null counts as present (default false)")]
+  static let placeholders = ["missing"]
+
+  let allowNull: Bool
+
+  init(options: FunctionOptions) { allowNull = options.bool("allowNull") ?? false }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    switch target {
+    case .missing(let nearest, let missing):
+      return [Finding(target, detail: "'\(missing)' is missing", ["missing": missing]).at(nearest)]
+    case .found(let id):
+      if !allowNull, context.document.kind(id) == .null {
+        return [Finding(target, detail: "the value is null", ["missing": context.document.key(id) ?? ""])]
+      }
+      return []
+    }
+  }
+}
+
+/// The field must not exist.
+struct Absent: RuleFunction {
+  static let name = "absent"
+  static let summary = "The field must not exist."
+  static let options: [OptionSpec] = []
+
+  init(options: FunctionOptions) {}
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    guard case .found(let id) = target else { return [] }
+    let name = context.document.key(id).map { "'\($0)'" } ?? "this value"
+    return [Finding(node: id, atKey: context.document.key(id) != nil, values: ["detail": "\(name) must not be set"])]
+  }
+}
+
+extension Finding {
+  func at(_ node: NodeID) -> Finding {
+    var copy = self
+    copy.node = node
+    return copy
+  }
+}

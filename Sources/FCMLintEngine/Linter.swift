@@ -1,0 +1,115 @@
+import FCMLintJSON
+
+/// Checks documents against a rule set: parse once, apply every active rule, produce diagnostics.
+/// Immutable and `Sendable`, so one instance serves every thread of a parallel run.
+public struct Linter: Sendable {
+  public struct Options: Sendable {
+    public var maxDepth: Int = 512
+    public init() {}
+  }
+
+  /// Active rules with their effective severity, in id order.
+  public let rules: [Rule]
+  private let syntaxRule: Rule?
+  private let options: Options
+
+  /// `severities` overrides rule severities by id; a nil severity turns the rule off.
+  public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
+    var active: [Rule] = []
+    for var rule in ruleSet.rules {
+      if let override = severities[rule.id] {
+        guard let severity = override else { continue }
+        rule.severity = severity
+      }
+      active.append(rule)
+    }
+    active.sort { $0.id < $1.id }
+    syntaxRule = active.first { $0.reportsSyntax }
+    rules = active.filter { !$0.reportsSyntax }
+    self.options = options
+  }
+
+  /// Lints one document; `file` names it in the diagnostics.
+  public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
+    switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth)) {
+    case .failure(let error):
+      guard let rule = syntaxRule else { return [] }
+      let locator = SourceLocator(bytes: bytes)
+      let end = min(bytes.count, error.offset + characterLength(bytes, at: error.offset))
+      let message = rule.message?.render(["detail": error.message, "value": "", "property": "", "pointer": ""]) ?? error.message
+      return [Diagnostic(
+        file: file, rule: rule.id, severity: rule.severity, message: message, pointer: "",
+        start: locator.position(of: error.offset), end: locator.position(of: end),
+        startOffset: error.offset, endOffset: end, docs: rule.docs)]
+    case .success(let document):
+      return lint(document: document, file: file)
+    }
+  }
+
+  /// Lints a parsed document.
+  public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
+    var findings: [(rule: Rule, check: Rule.Check, finding: Finding)] = []
+    for rule in rules {
+      for path in rule.given {
+        for node in path.select(in: document) {
+          let context = FunctionContext(document: document, given: node)
+          guard rule.when.allSatisfy({ holds($0, context) }) else { continue }
+          for check in rule.then {
+            for target in targets(of: check, context) {
+              for finding in check.function.check(target, in: context) { findings.append((rule, check, finding)) }
+            }
+          }
+        }
+      }
+    }
+    guard !findings.isEmpty else { return [] }
+
+    let locator = SourceLocator(bytes: document.bytes)
+    var diagnostics: [Diagnostic] = []
+    for (rule, check, finding) in findings {
+      let node = document[finding.node]
+      let atKey = finding.atKey && node.keyStart >= 0
+      let start = Int(atKey ? node.keyStart : node.start)
+      let end = Int(atKey ? node.keyEnd : node.end)
+      var values = finding.values
+      if values["value"] == nil { values["value"] = excerpt(finding.node, in: document) }
+      if values["property"] == nil { values["property"] = document.key(finding.node) ?? "" }
+      let pointer = document.pointer(finding.node)
+      values["pointer"] = pointer
+      let template = check.message ?? rule.message
+      let message = template?.render(values) ?? values["detail"] ?? rule.summary
+      let diagnostic = Diagnostic(
+        file: file, rule: rule.id, severity: rule.severity, message: message, pointer: pointer,
+        start: locator.position(of: start), end: locator.position(of: end),
+        startOffset: start, endOffset: end, docs: rule.docs)
+      // Two `given` paths can reach the same node; report it once.
+      if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+    }
+    diagnostics.sort(by: Diagnostic.ordered)
+    return diagnostics
+  }
+
+  private func targets(of check: Rule.Check, _ context: FunctionContext) -> [JSONPath.Resolution] {
+    guard let field = check.field else { return [.found(context.given)] }
+    return field.resolve(in: context.document, from: context.given)
+  }
+
+  private func holds(_ condition: Rule.Condition, _ context: FunctionContext) -> Bool {
+    switch condition {
+    case .check(let check):
+      return targets(of: check, context).allSatisfy { check.function.check($0, in: context).isEmpty }
+    case .anyOf(let conditions):
+      return conditions.contains { holds($0, context) }
+    case .not(let inner):
+      return !holds(inner, context)
+    }
+  }
+
+  /// Bytes in the UTF-8 character at `offset` (1 for an invalid byte, 0 at the end).
+  private func characterLength(_ bytes: [UInt8], at offset: Int) -> Int {
+    guard offset < bytes.count else { return 0 }
+    let b = bytes[offset]
+    let length = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+    return min(length, bytes.count - offset)
+  }
+}

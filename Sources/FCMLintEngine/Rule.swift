@@ -1,0 +1,108 @@
+import FCMLintJSON
+
+/// One rule, loaded from one YAML file: where it applies (`given`), when (`when`), what it checks
+/// (`then`), what it says (`message`) and the examples that are both its docs and its tests.
+public struct Rule: Sendable {
+  public var id: String
+  public var severity: Severity
+  public var summary: String
+  public var description: String
+  public var docs: String
+  public var given: [JSONPath]
+  public var when: [Condition]
+  public var then: [Check]
+  public var message: MessageTemplate?
+  public var examples: Examples
+  /// The file the rule was read from (`rules/...` for the built-in pack).
+  public var source: String
+  public var isBuiltin: Bool
+
+  /// A check: a function applied to the value at `field` (relative to the `given` node with `@`,
+  /// absolute with `$`; the `given` node itself when absent).
+  public struct Check: Sendable {
+    public var field: JSONPath?
+    public var function: any RuleFunction
+    public var functionName: String
+    public var message: MessageTemplate?
+  }
+
+  /// A precondition: the rule applies to a `given` node only when every condition holds.
+  public indirect enum Condition: Sendable {
+    /// Holds when the check finds nothing.
+    case check(Check)
+    case anyOf([Condition])
+    case not(Condition)
+  }
+
+  public struct Examples: Sendable {
+    public var valid: [Example]
+    public var invalid: [Example]
+  }
+
+  public struct Example: Sendable {
+    public var json: String
+    /// The pointers the rule must report, in order (empty for valid examples).
+    public var pointers: [String]
+    /// Line of the example in the rule file, for test failures.
+    public var line: Int
+  }
+
+  /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).
+  public var reportsSyntax: Bool { then.contains { $0.function is ValidJSON } }
+}
+
+/// A message with `{placeholder}`s, checked at load against what the rule's functions provide.
+public struct MessageTemplate: Sendable {
+  enum Part: Sendable {
+    case text(String)
+    case placeholder(String)
+  }
+
+  let parts: [Part]
+  public let source: String
+
+  /// Parses `text`; `{{` and `}}` stand for literal braces.
+  init(_ text: String, allowed: Set<String>) throws(OptionError) {
+    var parts: [Part] = []
+    var literal = ""
+    var i = text.startIndex
+    while i < text.endIndex {
+      let c = text[i]
+      let next = text.index(after: i)
+      if c == "{", next < text.endIndex, text[next] == "{" {
+        literal.append("{")
+        i = text.index(after: next)
+      } else if c == "}", next < text.endIndex, text[next] == "}" {
+        literal.append("}")
+        i = text.index(after: next)
+      } else if c == "{" {
+        guard let close = text[next...].firstIndex(of: "}") else { throw OptionError("unclosed '{' in message") }
+        let name = String(text[next..<close])
+        guard allowed.contains(name) else {
+          throw OptionError("unknown placeholder '{\(name)}' in message (available: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
+        }
+        if !literal.isEmpty { parts.append(.text(literal)) }
+        literal = ""
+        parts.append(.placeholder(name))
+        i = text.index(after: close)
+      } else {
+        literal.append(c)
+        i = next
+      }
+    }
+    if !literal.isEmpty { parts.append(.text(literal)) }
+    self.parts = parts
+    self.source = text
+  }
+
+  func render(_ values: [String: String]) -> String {
+    var out = ""
+    for part in parts {
+      switch part {
+      case .text(let t): out += t
+      case .placeholder(let name): out += values[name] ?? ""
+      }
+    }
+    return out
+  }
+}

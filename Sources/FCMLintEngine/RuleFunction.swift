@@ -1,0 +1,249 @@
+import FCMLintJSON
+
+/// A check a rule applies to the values its paths select: small, pure, and declaring its options,
+/// so a rule file that misuses it is rejected at load, never at lint time.
+public protocol RuleFunction: Sendable {
+  /// The name rule files use (`function: equals`).
+  static var name: String { get }
+  /// One sentence for the generated docs.
+  static var summary: String { get }
+  static var options: [OptionSpec] { get }
+  /// Message placeholders this function fills in, besides the engine's `value`, `property` and `pointer`.
+  static var placeholders: [String] { get }
+
+  init(options: FunctionOptions) throws(OptionError)
+
+  /// Findings for one target (the node a `field` path leads to, or where it breaks off).
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding]
+}
+
+extension RuleFunction {
+  public static var placeholders: [String] { [] }
+}
+
+/// What a function may look at besides its target: the whole document and the node `given` selected.
+public struct FunctionContext {
+  public let document: JSONDocument
+  public let given: NodeID
+}
+
+/// One problem a function found.
+public struct Finding: Sendable {
+  public var node: NodeID
+  /// Point at the member's key rather than its value (unknown or misspelt names).
+  public var atKey: Bool
+  /// Values for the message placeholders; `detail` is the default message.
+  public var values: [String: String]
+
+  public init(node: NodeID, atKey: Bool = false, values: [String: String] = [:]) {
+    self.node = node
+    self.atKey = atKey
+    self.values = values
+  }
+
+  public init(_ resolution: JSONPath.Resolution, detail: String, _ extra: [String: String] = [:]) {
+    switch resolution {
+    case .found(let id): node = id
+    case .missing(let nearest, _): node = nearest
+    }
+    atKey = false
+    values = extra
+    values["detail"] = detail
+  }
+}
+
+// MARK: - Options
+
+/// The declaration of one option: its name, type and whether it must be given.
+public struct OptionSpec: Sendable {
+  public enum Kind: String, Sendable {
+    case string, strings, bool, number, integer, value, path, paths, pattern
+  }
+
+  public var name: String
+  public var kind: Kind
+  public var required: Bool
+  public var summary: String
+
+  public init(_ name: String, _ kind: Kind, required: Bool = false, _ summary: String) {
+    self.name = name
+    self.kind = kind
+    self.required = required
+    self.summary = summary
+  }
+}
+
+/// A JSON value written in a rule file (the `equals` function's expected value, for instance).
+public indirect enum LiteralValue: Sendable, Equatable, CustomStringConvertible {
+  case string(String), number(Double), bool(Bool), null
+  case array([LiteralValue]), object([(String, LiteralValue)])
+
+  public static func == (a: LiteralValue, b: LiteralValue) -> Bool {
+    switch (a, b) {
+    case (.string(let x), .string(let y)): return x == y
+    case (.number(let x), .number(let y)): return x == y
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.null, .null): return true
+    case (.array(let x), .array(let y)): return x == y
+    case (.object(let x), .object(let y)):
+      return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    default: return false
+    }
+  }
+
+  /// Whether the document's node holds this value (types must match: `1` is not `"1"`).
+  public func matches(_ node: NodeID, in document: JSONDocument) -> Bool {
+    switch (self, document.kind(node)) {
+    case (.string(let s), .string): return document.string(node) == s
+    case (.number(let n), .number): return document.number(node) == n
+    case (.bool(true), .true), (.bool(false), .false), (.null, .null): return true
+    case (.array(let items), .array):
+      let children = Array(document.children(node))
+      return children.count == items.count && zip(items, children).allSatisfy { $0.matches($1, in: document) }
+    case (.object(let members), .object):
+      let children = Array(document.children(node))
+      return children.count == members.count
+        && zip(members, children).allSatisfy { document.key($1) == $0.0 && $0.1.matches($1, in: document) }
+    default: return false
+    }
+  }
+
+  /// The value as JSON text.
+  public var description: String {
+    switch self {
+    case .string(let s): return JSONText.quote(s)
+    case .number(let n): return JSONText.number(n)
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
+    case .object(let members): return "{" + members.map { JSONText.quote($0.0) + ": " + $0.1.description }.joined(separator: ", ") + "}"
+    }
+  }
+}
+
+/// A regular expression from a rule file, compiled once at load.
+public struct CompiledPattern: @unchecked Sendable {
+  // Regex is immutable after compilation; its lazily lowered program is published atomically.
+  public let regex: Regex<AnyRegexOutput>
+  public let source: String
+
+  public func matches(_ text: String) -> Bool { (try? regex.firstMatch(in: text)) != nil }
+}
+
+public enum OptionValue: Sendable {
+  case string(String), strings([String]), bool(Bool), number(Double), value(LiteralValue)
+  case path(JSONPath), paths([JSONPath]), pattern(CompiledPattern)
+}
+
+/// A function's options after they were checked against its declaration.
+public struct FunctionOptions: Sendable {
+  public var values: [String: OptionValue]
+
+  public init(_ values: [String: OptionValue] = [:]) { self.values = values }
+
+  public func string(_ name: String) -> String? {
+    if case .string(let s)? = values[name] { return s }
+    return nil
+  }
+  public func strings(_ name: String) -> [String]? {
+    if case .strings(let s)? = values[name] { return s }
+    return nil
+  }
+  public func bool(_ name: String) -> Bool? {
+    if case .bool(let b)? = values[name] { return b }
+    return nil
+  }
+  public func number(_ name: String) -> Double? {
+    if case .number(let n)? = values[name] { return n }
+    return nil
+  }
+  public func value(_ name: String) -> LiteralValue? {
+    if case .value(let v)? = values[name] { return v }
+    return nil
+  }
+  public func path(_ name: String) -> JSONPath? {
+    if case .path(let p)? = values[name] { return p }
+    return nil
+  }
+  public func paths(_ name: String) -> [JSONPath]? {
+    if case .paths(let p)? = values[name] { return p }
+    return nil
+  }
+  public func pattern(_ name: String) -> CompiledPattern? {
+    if case .pattern(let p)? = values[name] { return p }
+    return nil
+  }
+}
+
+/// An option combination a function rejects (beyond what the declarations check).
+public struct OptionError: Error, Sendable {
+  public var option: String?
+  public var message: String
+  public init(option: String? = nil, _ message: String) {
+    self.option = option
+    self.message = message
+  }
+}
+
+// MARK: - Registry
+
+/// Every function a rule file may name.
+public enum FunctionRegistry {
+  public static let all: [any RuleFunction.Type] = [
+    Present.self, Absent.self, Equals.self, Enumeration.self, Pattern.self, TypeIs.self, Length.self,
+    ExactlyOne.self, URLCheck.self, Consistent.self, NoDuplicateKeys.self, ValidJSON.self,
+  ]
+
+  static let byName: [String: any RuleFunction.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+  public static func function(named name: String) -> (any RuleFunction.Type)? { byName[name] }
+}
+
+// MARK: - Helpers shared by functions
+
+/// Short, single-line rendering of a value for messages.
+func excerpt(_ node: NodeID, in document: JSONDocument, limit: Int = 80) -> String {
+  var text = document.rawText(node)
+  if text.count > limit { text = String(text.prefix(limit - 1)) + "…" }
+  return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingWhitespace() }.joined(separator: " ")
+}
+
+extension Substring {
+  func trimmingWhitespace() -> Substring {
+    var s = self
+    while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+    while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+    return s
+  }
+}
+
+/// Minimal JSON text helpers for messages and formatters.
+public enum JSONText {
+  public static func quote(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case "\u{08}": out += "\\b"
+      case "\u{0C}": out += "\\f"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+          let hex = String(scalar.value, radix: 16, uppercase: false)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+
+  public static func number(_ n: Double) -> String {
+    if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+    return String(n)
+  }
+}

@@ -1,0 +1,203 @@
+import FCMLintJSON
+
+/// Reads a rule file. Every mistake (bad YAML, an unknown key, a bad path, an unknown function,
+/// bad options, an unknown placeholder) is a `ConfigurationError` with the file's line and column:
+/// a rule never silently does nothing.
+public enum RuleLoader {
+  static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "examples"]
+  static let checkKeys = ["field", "function", "options", "message"]
+  static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
+
+  public static func load(text: String, file: String, isBuiltin: Bool = false) throws(ConfigurationError) -> Rule {
+    let root = try YAMLValue.parse(text, file: file)
+    var fields: [String: (key: YAMLValue, value: YAMLValue)] = [:]
+    for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
+    func required(_ key: String) throws(ConfigurationError) -> YAMLValue {
+      guard let field = fields[key] else { throw root.fail("a rule needs '\(key)'") }
+      return field.value
+    }
+
+    let idValue = try required("id")
+    let id = try idValue.nonEmptyString(what: "id")
+    guard isRuleID(id) else {
+      throw idValue.fail("rule id '\(id)' must be lower-case words joined by '-', like 'image-extension'")
+    }
+    let severityValue = try required("severity")
+    let severityText = try severityValue.string(what: "severity")
+    guard let severity = Severity(rawValue: severityText) else {
+      throw severityValue.fail("severity must be error, warning or info, not '\(severityText)'")
+    }
+    let summary = try required("summary").nonEmptyString(what: "summary")
+    let description = try required("description").nonEmptyString(what: "description")
+    let docsValue = try required("docs")
+    let docs = try docsValue.nonEmptyString(what: "docs")
+    guard docs.hasPrefix("https://") else { throw docsValue.fail("docs must be an https:// URL of the page that states the requirement") }
+
+    var given: [JSONPath] = []
+    for item in try required("given").oneOrMany(what: "given") {
+      let path = try parsePath(item, what: "given")
+      guard path.anchor == .root else { throw item.fail("a 'given' path starts at the document root, '$'") }
+      given.append(path)
+    }
+    if given.isEmpty { throw root.fail("'given' needs at least one path") }
+
+    var placeholders = enginePlaceholderNames
+    var then: [Rule.Check] = []
+    for item in try required("then").oneOrMany(what: "then") {
+      let check = try loadCheck(item)
+      placeholders.formUnion(type(of: check.function).placeholders)
+      then.append(check)
+    }
+    if then.isEmpty { throw root.fail("'then' needs at least one check") }
+
+    var when: [Rule.Condition] = []
+    if let value = fields["when"]?.value {
+      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item)) }
+    }
+
+    var message: MessageTemplate? = nil
+    if let value = fields["message"]?.value { message = try template(value, allowed: placeholders) }
+
+    var examples = Rule.Examples(valid: [], invalid: [])
+    if let value = fields["examples"]?.value { examples = try loadExamples(value) }
+
+    return Rule(
+      id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
+      when: when, then: then, message: message, examples: examples, source: file, isBuiltin: isBuiltin)
+  }
+
+  static func isRuleID(_ id: String) -> Bool {
+    let parts = id.split(separator: "-", omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    } && id.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
+  }
+
+  static func parsePath(_ value: YAMLValue, what: String) throws(ConfigurationError) -> JSONPath {
+    let text = try value.nonEmptyString(what: what)
+    do {
+      return try JSONPath(text)
+    } catch {
+      // Point into the path when it is written on one line, as it nearly always is.
+      let quoted = value.node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+      throw ConfigurationError(
+        file: value.file, line: value.line, column: value.column + error.offset + (quoted ? 1 : 0),
+        message: "invalid path '\(text)': \(error.message)")
+    }
+  }
+
+  static func template(_ value: YAMLValue, allowed: Set<String>) throws(ConfigurationError) -> MessageTemplate {
+    let text = try value.nonEmptyString(what: "message")
+    do {
+      return try MessageTemplate(text, allowed: allowed)
+    } catch {
+      throw value.fail(error.message)
+    }
+  }
+
+  static func loadCheck(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Check {
+    var fields: [String: YAMLValue] = [:]
+    for (key, _, v) in try value.mapping(allowed: checkKeys, what: "a check") { fields[key] = v }
+    guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
+    let name = try functionValue.nonEmptyString(what: "function")
+    guard let function = FunctionRegistry.function(named: name) else {
+      throw functionValue.fail("unknown function '\(name)'\(YAMLValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
+    }
+    let field = try fields["field"].map { v throws(ConfigurationError) in try parsePath(v, what: "field") }
+    let options = try loadOptions(fields["options"], for: function, at: functionValue)
+    let instance: any RuleFunction
+    do {
+      instance = try function.init(options: options)
+    } catch {
+      throw (fields["options"] ?? functionValue).fail("\(name): \(error.message)")
+    }
+    var message: MessageTemplate? = nil
+    if let m = fields["message"] {
+      message = try template(m, allowed: enginePlaceholderNames.union(function.placeholders))
+    }
+    return Rule.Check(field: field, function: instance, functionName: name, message: message)
+  }
+
+  static func loadCondition(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Condition {
+    if case .mapping(let m) = value.node, m.count == 1, let key = m.keys.first?.string, key == "anyOf" || key == "not" {
+      let inner = YAMLValue(node: m.values.first!, file: value.file)
+      if key == "not" { return .not(try loadCondition(inner)) }
+      var conditions: [Rule.Condition] = []
+      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item)) }
+      if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
+      return .anyOf(conditions)
+    }
+    return .check(try loadCheck(value))
+  }
+
+  static func loadOptions(_ value: YAMLValue?, for function: any RuleFunction.Type, at functionValue: YAMLValue) throws(ConfigurationError) -> FunctionOptions {
+    let specs = function.options
+    var options = FunctionOptions()
+    if let value {
+      let entries = try value.mapping(allowed: specs.map(\.name), what: "the options of '\(function.name)'")
+      for (key, keyValue, v) in entries {
+        let spec = specs.first { $0.name == key }!
+        _ = keyValue
+        options.values[key] = try loadOption(v, spec)
+      }
+    }
+    for spec in specs where spec.required && options.values[spec.name] == nil {
+      throw (value ?? functionValue).fail("function '\(function.name)' needs the option '\(spec.name)' (\(spec.summary))")
+    }
+    return options
+  }
+
+  static func loadOption(_ v: YAMLValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
+    let what = "option '\(spec.name)'"
+    switch spec.kind {
+    case .string: return .string(try v.string(what: what))
+    case .strings: return .strings(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try item.string(what: "each item of \(what)") })
+    case .bool: return .bool(try v.bool(what: what))
+    case .number: return .number(try v.number(what: what))
+    case .integer: return .number(Double(try v.integer(what: what)))
+    case .value: return .value(try v.literal())
+    case .path: return .path(try parsePath(v, what: what))
+    case .paths: return .paths(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try parsePath(item, what: what) })
+    case .pattern:
+      let source = try v.nonEmptyString(what: what)
+      do {
+        return .pattern(CompiledPattern(regex: try Regex(source), source: source))
+      } catch {
+        throw v.fail("\(what) is not a valid regular expression: \(error)")
+      }
+    }
+  }
+
+  static func loadExamples(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Examples {
+    var examples = Rule.Examples(valid: [], invalid: [])
+    for (key, _, list) in try value.mapping(allowed: ["valid", "invalid"], what: "examples") {
+      for item in try list.sequence(what: "examples.\(key)") {
+        let example = try loadExample(item, invalid: key == "invalid")
+        if key == "valid" { examples.valid.append(example) } else { examples.invalid.append(example) }
+      }
+    }
+    return examples
+  }
+
+  static func loadExample(_ item: YAMLValue, invalid: Bool) throws(ConfigurationError) -> Rule.Example {
+    if case .scalar = item.node {
+      if invalid { throw item.fail("an invalid example needs 'json' and the 'pointer' it must report") }
+      return Rule.Example(json: try item.string(what: "an example"), pointers: [], line: item.line)
+    }
+    var json: String? = nil
+    var pointers: [String] = []
+    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "pointer", "pointers"] : ["json"], what: "an example") {
+      switch key {
+      case "json": json = try v.string(what: "json")
+      case "pointer": pointers = [try v.string(what: "pointer")]
+      default: pointers = try v.strings(what: "pointers")
+      }
+    }
+    guard let json else { throw item.fail("an example needs 'json'") }
+    if invalid, pointers.isEmpty { throw item.fail("an invalid example needs the 'pointer' (or 'pointers') it must report") }
+    for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
+      throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
+    }
+    return Rule.Example(json: json, pointers: pointers, line: item.line)
+  }
+}

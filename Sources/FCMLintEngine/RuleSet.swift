@@ -1,0 +1,56 @@
+/// The rules of one run: the built-in pack plus the user's rule folders.
+///
+/// A user rule may not reuse a built-in rule's id: ids are the stable contract of the output, and
+/// a silent replacement would make the same id mean different checks in different projects. To
+/// change a built-in check, turn the rule `off` in `.fcmlint.yml` and add a rule with a new id.
+public struct RuleSet: Sendable {
+  public private(set) var rules: [Rule] = []
+  private var index: [String: Int] = [:]
+
+  public init() {}
+
+  /// Loads the built-in pack from (path, text) pairs, as the build embeds them.
+  public init(builtin files: [(path: String, text: String)]) throws(ConfigurationError) {
+    for file in files {
+      try add(RuleLoader.load(text: file.text, file: file.path, isBuiltin: true))
+    }
+  }
+
+  /// Adds every `*.yml` / `*.yaml` file below `directory`, in sorted order.
+  public mutating func addDirectory(_ directory: String) throws(ConfigurationError) {
+    guard FileSystem.kind(directory) == .directory else {
+      throw ConfigurationError(file: directory, line: 1, column: 1, message: "rule folder not found (or not a directory)")
+    }
+    let (files, errors) = FileSystem.files(under: directory) { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }
+    if let error = errors.first {
+      throw ConfigurationError(file: error.path, line: 1, column: 1, message: error.message)
+    }
+    for file in files {
+      let bytes: [UInt8]
+      switch FileSystem.read(file, limit: 1 << 20) {
+      case .success(let b): bytes = b
+      case .failure(let e): throw ConfigurationError(file: file, line: 1, column: 1, message: e.message)
+      }
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ConfigurationError(file: file, line: 1, column: 1, message: "a rule file must be UTF-8 text")
+      }
+      try add(RuleLoader.load(text: text, file: file))
+    }
+  }
+
+  public mutating func add(_ rule: Rule) throws(ConfigurationError) {
+    if let existing = index[rule.id] {
+      let other = rules[existing]
+      let why = other.isBuiltin
+        ? "it is a built-in rule's id; turn the built-in off in .fcmlint.yml and give yours a new id"
+        : "it is already defined in \(other.source)"
+      throw ConfigurationError(file: rule.source, line: 1, column: 1, message: "duplicate rule id '\(rule.id)': \(why)")
+    }
+    index[rule.id] = rules.count
+    rules.append(rule)
+  }
+
+  public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }
+
+  public var ids: [String] { rules.map(\.id).sorted() }
+}

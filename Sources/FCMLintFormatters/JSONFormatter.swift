@@ -1,0 +1,20 @@
+import FCMLintEngine
+
+/// One JSON object: `{"diagnostics": [...], "summary": {...}}`, described by
+/// `schemas/fcmlint-output.schema.json`. Keys are written in a fixed order, so output is stable.
+public struct JSONFormatter: Formatter {
+  public init() {}
+
+  public func format(_ diagnostics: [Diagnostic], summary: Summary) -> String {
+    var out = "{\"diagnostics\":["
+    for (i, d) in diagnostics.enumerated() {
+      if i > 0 { out += "," }
+      out += "{\"file\":\(JSONText.quote(d.file)),\"rule\":\(JSONText.quote(d.rule)),\"severity\":\"\(d.severity.rawValue)\""
+      out += ",\"message\":\(JSONText.quote(d.message)),\"pointer\":\(JSONText.quote(d.pointer))"
+      out += ",\"line\":\(d.start.line),\"column\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column)"
+      out += ",\"offset\":\(d.startOffset),\"endOffset\":\(d.endOffset),\"docs\":\(JSONText.quote(d.docs))}"
+    }
+    out += "],\"summary\":{\"files\":\(summary.files),\"errors\":\(summary.errors),\"warnings\":\(summary.warnings),\"infos\":\(summary.infos)}}\n"
+    return out
+  }
+}

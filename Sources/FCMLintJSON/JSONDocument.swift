@@ -1,0 +1,295 @@
+/// The kind of a JSON value.
+public enum JSONKind: UInt8, Sendable {
+  case object, array, string, number, `true`, `false`, null
+
+  /// The name used in messages and in the `type` function's options.
+  public var name: String {
+    switch self {
+    case .object: return "object"
+    case .array: return "array"
+    case .string: return "string"
+    case .number: return "number"
+    case .true, .false: return "boolean"
+    case .null: return "null"
+    }
+  }
+}
+
+/// Index of a node in `JSONDocument.nodes`. `JSONDocument.root` is always 0.
+public typealias NodeID = Int32
+
+/// One value of a parsed document, stored flat: kind, source range and links to its neighbours.
+/// Object members carry their key's range; strings are decoded only when asked for.
+public struct JSONNode: Sendable {
+  public var kind: JSONKind
+  /// Set when the value string contains a backslash escape (decoding needs the slow path).
+  public var valueHasEscapes: Bool
+  /// Set when the member key contains a backslash escape.
+  public var keyHasEscapes: Bool
+  /// Byte range of the value: `start` is its first byte, `end` one past its last.
+  public var start: Int32
+  public var end: Int32
+  /// Byte range of the member key including its quotes, or -1 when the node is not an object member.
+  public var keyStart: Int32
+  public var keyEnd: Int32
+  public var parent: NodeID
+  public var firstChild: NodeID
+  public var nextSibling: NodeID
+  public var childCount: Int32
+}
+
+/// A parsed JSON document: the original bytes and a flat node array (`nodes[0]` is the root).
+public struct JSONDocument: Sendable {
+  public let bytes: [UInt8]
+  public let nodes: [JSONNode]
+  /// Members whose key repeats an earlier key of the same object (the later member of each pair),
+  /// in source order. The parser keeps every member; lookups find the last, as FCM does.
+  public let duplicateKeys: [NodeID]
+
+  public static let root: NodeID = 0
+
+  init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
+    self.bytes = bytes
+    self.nodes = nodes
+    self.duplicateKeys = duplicateKeys
+  }
+
+  @inlinable public subscript(id: NodeID) -> JSONNode { nodes[Int(id)] }
+
+  public func kind(_ id: NodeID) -> JSONKind { nodes[Int(id)].kind }
+
+  /// The children of an object (its member values) or an array (its elements), in source order.
+  public func children(_ id: NodeID) -> ChildSequence { ChildSequence(nodes: nodes, first: nodes[Int(id)].firstChild) }
+
+  public struct ChildSequence: Sequence, IteratorProtocol {
+    let nodes: [JSONNode]
+    var next_: NodeID
+    init(nodes: [JSONNode], first: NodeID) {
+      self.nodes = nodes
+      self.next_ = first
+    }
+    public mutating func next() -> NodeID? {
+      guard next_ >= 0 else { return nil }
+      defer { next_ = nodes[Int(next_)].nextSibling }
+      return next_
+    }
+  }
+
+  /// The member of `object` whose key equals `name` (UTF-8 bytes), or nil. With duplicate keys
+  /// the last one wins, as in FCM ("the last occurrence takes precedence").
+  public func member(_ object: NodeID, _ name: [UInt8]) -> NodeID? {
+    let node = nodes[Int(object)]
+    guard node.kind == .object else { return nil }
+    var found: NodeID? = nil
+    var child = node.firstChild
+    while child >= 0 {
+      if keyEquals(child, name) { found = child }
+      child = nodes[Int(child)].nextSibling
+    }
+    return found
+  }
+
+  public func member(_ object: NodeID, _ name: String) -> NodeID? { member(object, Array(name.utf8)) }
+
+  /// The `index`-th element of an array, or nil.
+  public func element(_ array: NodeID, _ index: Int) -> NodeID? {
+    guard nodes[Int(array)].kind == .array, index >= 0 else { return nil }
+    var i = 0
+    for child in children(array) {
+      if i == index { return child }
+      i += 1
+    }
+    return nil
+  }
+
+  /// Whether the member key of `id` equals `name`, comparing raw bytes when the key has no escapes.
+  public func keyEquals(_ id: NodeID, _ name: [UInt8]) -> Bool {
+    let node = nodes[Int(id)]
+    guard node.keyStart >= 0 else { return false }
+    if node.keyHasEscapes { return Array((key(id) ?? "").utf8) == name }
+    let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
+    guard end - start == name.count else { return false }
+    var i = 0
+    while i < name.count {
+      if bytes[start + i] != name[i] { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// The decoded member key of `id`, or nil when `id` is not an object member.
+  public func key(_ id: NodeID) -> String? {
+    let node = nodes[Int(id)]
+    guard node.keyStart >= 0 else { return nil }
+    return decodeString(from: Int(node.keyStart), to: Int(node.keyEnd), escaped: node.keyHasEscapes)
+  }
+
+  /// The decoded value of a string node, or nil for other kinds.
+  public func string(_ id: NodeID) -> String? {
+    let node = nodes[Int(id)]
+    guard node.kind == .string else { return nil }
+    return decodeString(from: Int(node.start), to: Int(node.end), escaped: node.valueHasEscapes)
+  }
+
+  /// The value of a number node as a Double (numbers beyond Double's range become ±infinity;
+  /// `rawText` keeps them exact), or nil for other kinds.
+  public func number(_ id: NodeID) -> Double? {
+    let node = nodes[Int(id)]
+    guard node.kind == .number else { return nil }
+    return Double(rawText(id))
+  }
+
+  /// The source text of a value exactly as written.
+  public func rawText(_ id: NodeID) -> String {
+    let node = nodes[Int(id)]
+    return String(decoding: bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
+  }
+
+  /// The member key or array index that leads from the parent to `id`, or nil for the root.
+  public func pathComponent(_ id: NodeID) -> PathComponent? {
+    let node = nodes[Int(id)]
+    guard node.parent >= 0 else { return nil }
+    if let key = key(id) { return .key(key) }
+    var index = 0
+    for sibling in children(node.parent) {
+      if sibling == id { break }
+      index += 1
+    }
+    return .index(index)
+  }
+
+  public enum PathComponent: Sendable, Equatable {
+    case key(String)
+    case index(Int)
+  }
+
+  /// The RFC 6901 JSON Pointer of `id` ("" for the root).
+  public func pointer(_ id: NodeID) -> String {
+    var components: [PathComponent] = []
+    var current = id
+    while let component = pathComponent(current) {
+      components.append(component)
+      current = nodes[Int(current)].parent
+    }
+    return JSONPointer.format(components.reversed())
+  }
+
+  /// Decodes the string literal spanning `from..<to` (quotes included).
+  func decodeString(from: Int, to: Int, escaped: Bool) -> String {
+    let slice = bytes[(from + 1)..<(to - 1)]
+    if !escaped { return String(decoding: slice, as: UTF8.self) }
+    return JSONStringDecoder.decode(slice)
+  }
+}
+
+/// RFC 6901 pointer formatting.
+public enum JSONPointer {
+  public static func format(_ components: some Sequence<JSONDocument.PathComponent>) -> String {
+    var out = ""
+    for component in components {
+      out.append("/")
+      switch component {
+      case .index(let i): out.append(String(i))
+      case .key(let k): out.append(escape(k))
+      }
+    }
+    return out
+  }
+
+  /// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
+  public static func escape(_ token: String) -> String {
+    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+    var out = ""
+    for ch in token.unicodeScalars {
+      switch ch {
+      case "~": out.append("~0")
+      case "/": out.append("~1")
+      default: out.unicodeScalars.append(ch)
+      }
+    }
+    return out
+  }
+}
+
+/// Decodes the escapes of a string literal's contents. Lone surrogate escapes (valid JSON syntax,
+/// but not Unicode) decode to U+FFFD, the replacement character.
+enum JSONStringDecoder {
+  static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = bytes.startIndex
+    let end = bytes.endIndex
+    while i < end {
+      let b = bytes[i]
+      if b != UInt8(ascii: "\\") {
+        out.append(b)
+        i += 1
+        continue
+      }
+      let e = bytes[i + 1]
+      i += 2
+      switch e {
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = hex4(bytes, i)
+        i += 4
+        if (0xD800..<0xDC00).contains(scalar) {
+          // A high surrogate is a pair only when a low surrogate escape follows.
+          if i + 6 <= end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+            let low = hex4(bytes, i + 2)
+            if (0xDC00..<0xE000).contains(low) {
+              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+              i += 6
+            } else {
+              scalar = 0xFFFD
+            }
+          } else {
+            scalar = 0xFFFD
+          }
+        } else if (0xDC00..<0xE000).contains(scalar) {
+          scalar = 0xFFFD
+        }
+        appendUTF8(UInt32(scalar), to: &out)
+      default: out.append(e)  // '"', '\\' and '/' stand for themselves
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  static func hex4(_ bytes: ArraySlice<UInt8>, _ at: Int) -> Int {
+    var value = 0
+    for k in 0..<4 { value = value << 4 | hexValue(bytes[at + k]) }
+    return value
+  }
+
+  static func hexValue(_ b: UInt8) -> Int {
+    switch b {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(b - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(b - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(b - UInt8(ascii: "A") + 10)
+    default: return 0
+    }
+  }
+
+  static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80: out.append(UInt8(scalar))
+    case 0x80..<0x800:
+      out.append(UInt8(0xC0 | (scalar >> 6)))
+      out.append(UInt8(0x80 | (scalar & 0x3F)))
+    case 0x800..<0x10000:
+      out.append(UInt8(0xE0 | (scalar >> 12)))
+      out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+      out.append(UInt8(0x80 | (scalar & 0x3F)))
+    default:
+      out.append(UInt8(0xF0 | (scalar >> 18)))
+      out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+      out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+      out.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+  }
+}

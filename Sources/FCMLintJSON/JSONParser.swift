@@ -1,0 +1,485 @@
+/// Why a document is not JSON: a message a person understands, at the first offending byte.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+  /// Byte offset of the first offending character (the length of the input for a premature end).
+  public var offset: Int
+  public var message: String
+
+  public init(offset: Int, message: String) {
+    self.offset = offset
+    self.message = message
+  }
+}
+
+/// Strict RFC 8259 parsing into a `JSONDocument`.
+///
+/// Decisions where the RFC leaves room (documented in the README):
+/// - A UTF-8 byte-order mark at the start is skipped (RFC 8259 §8.1 lets parsers ignore it).
+/// - Lone surrogate escapes such as `"\ud800"` are valid syntax and accepted; they decode to U+FFFD.
+/// - Numbers of any size or precision are accepted and kept as written; `number(_:)` gives a Double.
+/// - Nesting is limited (`maxDepth`, default 512) so a hostile file cannot exhaust memory or time.
+public struct JSONParser {
+  public struct Options: Sendable {
+    /// The deepest allowed nesting of arrays and objects.
+    public var maxDepth: Int
+    public init(maxDepth: Int = 512) { self.maxDepth = maxDepth }
+  }
+
+  public static func parse(_ bytes: [UInt8], options: Options = Options()) -> Result<JSONDocument, JSONSyntaxError> {
+    var parser = JSONParser(bytes: bytes, options: options)
+    var failure: JSONSyntaxError? = nil
+    bytes.withUnsafeBufferPointer { buffer in
+      do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
+    }
+    if let failure { return .failure(failure) }
+    return .success(JSONDocument(bytes: bytes, nodes: parser.nodes, duplicateKeys: parser.findDuplicateKeys()))
+  }
+
+  private let bytes: [UInt8]
+  private let options: Options
+  private var nodes: [JSONNode] = []
+
+  private init(bytes: [UInt8], options: Options) {
+    self.bytes = bytes
+    self.options = options
+    nodes.reserveCapacity(max(16, bytes.count / 16))
+  }
+
+  // MARK: - The parse loop
+
+  private struct OpenContainer {
+    var node: NodeID
+    var lastChild: NodeID
+    var isObject: Bool
+  }
+
+  private mutating func run(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+    var pos = 0
+    let n = buf.count
+    if n >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
+    try rejectUTF16(buf)
+
+    var stack: [OpenContainer] = []
+    var pendingKey: (start: Int32, end: Int32, escaped: Bool)? = nil
+
+    skipWhitespace(buf, &pos)
+    if pos == n { throw JSONSyntaxError(offset: pos, message: "the document is empty: expected a JSON value") }
+
+    // Each turn of this loop parses one value, then consumes what may follow it: ',' and the
+    // next key, or closing brackets.
+    valueLoop: while true {
+      skipWhitespace(buf, &pos)
+      guard pos < n else { throw endOfInput(stack, pos, expectingValue: true) }
+      let parent: NodeID = stack.last?.node ?? -1
+      let start = pos
+      let c = buf[pos]
+      var kind: JSONKind
+      var escaped = false
+      var opensContainer = false
+      switch c {
+      case UInt8(ascii: "{"):
+        kind = .object
+        opensContainer = true
+        pos += 1
+      case UInt8(ascii: "["):
+        kind = .array
+        opensContainer = true
+        pos += 1
+      case UInt8(ascii: "\""):
+        kind = .string
+        escaped = try scanString(buf, &pos)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        kind = .number
+        try scanNumber(buf, &pos)
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        kind = try scanLiteral(buf, &pos)
+      default:
+        throw unexpectedValueStart(buf, pos, inArray: stack.last.map { !$0.isObject } ?? false)
+      }
+
+      let id = NodeID(nodes.count)
+      nodes.append(JSONNode(
+        kind: kind, valueHasEscapes: escaped, keyHasEscapes: pendingKey?.escaped ?? false,
+        start: Int32(start), end: Int32(pos), keyStart: pendingKey?.start ?? -1, keyEnd: pendingKey?.end ?? -1,
+        parent: parent, firstChild: -1, nextSibling: -1, childCount: 0))
+      pendingKey = nil
+      if !stack.isEmpty {
+        let top = stack.count - 1
+        if stack[top].lastChild >= 0 {
+          nodes[Int(stack[top].lastChild)].nextSibling = id
+        } else {
+          nodes[Int(stack[top].node)].firstChild = id
+        }
+        stack[top].lastChild = id
+        nodes[Int(stack[top].node)].childCount += 1
+      }
+
+      if opensContainer {
+        if stack.count >= options.maxDepth {
+          throw JSONSyntaxError(offset: start, message: "nesting is deeper than \(options.maxDepth) levels")
+        }
+        stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
+        skipWhitespace(buf, &pos)
+        guard pos < n else { throw endOfInput(stack, pos, expectingValue: kind == .array) }
+        if kind == .object {
+          if buf[pos] != UInt8(ascii: "}") {
+            pendingKey = try scanKey(buf, &pos, afterComma: false)
+            continue valueLoop
+          }
+        } else if buf[pos] != UInt8(ascii: "]") {
+          continue valueLoop
+        }
+        // An empty container closes at once, below.
+      }
+
+      // After a value: close containers or move on to the next member or element.
+      while true {
+        skipWhitespace(buf, &pos)
+        guard let top = stack.last else {
+          if pos < n {
+            throw JSONSyntaxError(offset: pos, message: "unexpected \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")
+          }
+          return
+        }
+        guard pos < n else { throw endOfInput(stack, pos, expectingValue: false) }
+        let closer = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let b = buf[pos]
+        if b == closer {
+          nodes[Int(top.node)].end = Int32(pos + 1)
+          stack.removeLast()
+          pos += 1
+          continue
+        }
+        if b == UInt8(ascii: ",") {
+          let comma = pos
+          pos += 1
+          skipWhitespace(buf, &pos)
+          if pos < n, buf[pos] == closer {
+            throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
+          }
+          if top.isObject {
+            guard pos < n else { throw endOfInput(stack, pos, expectingValue: false) }
+            pendingKey = try scanKey(buf, &pos, afterComma: true)
+          }
+          continue valueLoop
+        }
+        let what = top.isObject ? "after an object member" : "after an array element"
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+          throw JSONSyntaxError(offset: pos, message: "missing ',' \(what)")
+        }
+        throw JSONSyntaxError(offset: pos, message: "expected ',' or '\(Character(UnicodeScalar(closer)))' \(what), found \(describe(buf, pos))")
+      }
+    }
+  }
+
+  /// Parses `"key"` and the `:` after it; `pos` ends after the colon.
+  private func scanKey(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, afterComma: Bool) throws(JSONSyntaxError) -> (start: Int32, end: Int32, escaped: Bool) {
+    let b = buf[pos]
+    guard b == UInt8(ascii: "\"") else {
+      if b == UInt8(ascii: "'") {
+        throw JSONSyntaxError(offset: pos, message: "object keys must be in double quotes, not single quotes")
+      }
+      if b == UInt8(ascii: "/") { throw commentError(pos) }
+      if b == UInt8(ascii: ",") {
+        throw JSONSyntaxError(offset: pos, message: "expected an object key, found ','")
+      }
+      if isIdentifierByte(b) {
+        throw JSONSyntaxError(offset: pos, message: "object keys must be strings in double quotes, found \(describe(buf, pos))")
+      }
+      throw JSONSyntaxError(offset: pos, message: "expected an object key in double quotes, found \(describe(buf, pos))")
+    }
+    let start = pos
+    let escaped = try scanString(buf, &pos)
+    let end = pos
+    skipWhitespace(buf, &pos)
+    guard pos < buf.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input: expected ':' after the object key") }
+    guard buf[pos] == UInt8(ascii: ":") else {
+      throw JSONSyntaxError(offset: pos, message: "expected ':' after the object key, found \(describe(buf, pos))")
+    }
+    pos += 1
+    return (Int32(start), Int32(end), escaped)
+  }
+
+  // MARK: - Scalars
+
+  /// Scans a string literal starting at its opening quote; returns whether it contains escapes.
+  private func scanString(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) throws(JSONSyntaxError) -> Bool {
+    let n = buf.count
+    var i = pos + 1
+    var escaped = false
+    while true {
+      // Fast path: plain ASCII.
+      while i < n {
+        let b = buf[i]
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+        i += 1
+      }
+      guard i < n else {
+        throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a string (missing closing '\"')")
+      }
+      let b = buf[i]
+      if b == UInt8(ascii: "\"") {
+        pos = i + 1
+        return escaped
+      }
+      if b == UInt8(ascii: "\\") {
+        escaped = true
+        guard i + 1 < n else { throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a string escape") }
+        let e = buf[i + 1]
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          i += 2
+        case UInt8(ascii: "u"):
+          for k in 2..<6 {
+            guard i + k < n else { throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a \\u escape") }
+            if !isHexDigit(buf[i + k]) {
+              throw JSONSyntaxError(offset: i + k, message: "a \\u escape needs four hexadecimal digits, found \(describe(buf, i + k))")
+            }
+          }
+          i += 6
+        default:
+          throw JSONSyntaxError(offset: i, message: "invalid escape '\\\(printable(buf, i + 1))' in string (valid escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+        }
+        continue
+      }
+      if b < 0x20 {
+        if b == 0x0A || b == 0x0D {
+          throw JSONSyntaxError(offset: i, message: "line break inside a string: JSON strings cannot span lines (write \\n), or the closing '\"' is missing")
+        }
+        if b == 0x09 {
+          throw JSONSyntaxError(offset: i, message: "unescaped tab inside a string (write \\t)")
+        }
+        throw JSONSyntaxError(offset: i, message: "unescaped control character \(hexByte(b)) inside a string (write \\u00\(hexDigits(b)))")
+      }
+      // Non-ASCII: validate one UTF-8 sequence.
+      let length = utf8SequenceLength(buf, i)
+      if length == 0 {
+        throw JSONSyntaxError(offset: i, message: "invalid UTF-8 byte \(hexByte(buf[i])) inside a string (JSON text must be UTF-8)")
+      }
+      i += length
+    }
+  }
+
+  private func scanNumber(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) throws(JSONSyntaxError) {
+    let n = buf.count
+    var i = pos
+    if buf[i] == UInt8(ascii: "-") {
+      i += 1
+      guard i < n, isDigit(buf[i]) else {
+        if i < n, buf[i] == UInt8(ascii: "I") {
+          throw JSONSyntaxError(offset: pos, message: "-Infinity is not valid JSON (JSON has no infinite numbers)")
+        }
+        throw JSONSyntaxError(offset: i, message: "expected a digit after '-'")
+      }
+    }
+    if buf[i] == UInt8(ascii: "0") {
+      i += 1
+      if i < n, isDigit(buf[i]) {
+        throw JSONSyntaxError(offset: i - 1, message: "numbers cannot have leading zeros")
+      }
+      if i < n, buf[i] == UInt8(ascii: "x") || buf[i] == UInt8(ascii: "X") {
+        throw JSONSyntaxError(offset: pos, message: "hexadecimal numbers are not valid JSON")
+      }
+    } else {
+      while i < n, isDigit(buf[i]) { i += 1 }
+    }
+    if i < n, buf[i] == UInt8(ascii: ".") {
+      i += 1
+      guard i < n, isDigit(buf[i]) else {
+        throw JSONSyntaxError(offset: i, message: "expected a digit after the decimal point")
+      }
+      while i < n, isDigit(buf[i]) { i += 1 }
+    }
+    if i < n, buf[i] == UInt8(ascii: "e") || buf[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < n, buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-") { i += 1 }
+      guard i < n, isDigit(buf[i]) else {
+        throw JSONSyntaxError(offset: i, message: "expected a digit in the exponent")
+      }
+      while i < n, isDigit(buf[i]) { i += 1 }
+    }
+    pos = i
+  }
+
+  private func scanLiteral(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) throws(JSONSyntaxError) -> JSONKind {
+    for (text, kind) in [("true", JSONKind.true), ("false", .false), ("null", .null)] where buf[pos] == text.utf8.first! {
+      let word = text.utf8
+      if pos + word.count <= buf.count, zip(word, buf[pos..<(pos + word.count)]).allSatisfy({ $0 == $1 }),
+        pos + word.count == buf.count || !isIdentifierByte(buf[pos + word.count])
+      {
+        pos += word.count
+        return kind
+      }
+    }
+    throw unexpectedValueStart(buf, pos, inArray: false)
+  }
+
+  // MARK: - Messages
+
+  private func unexpectedValueStart(_ buf: UnsafeBufferPointer<UInt8>, _ pos: Int, inArray: Bool) -> JSONSyntaxError {
+    let b = buf[pos]
+    switch b {
+    case UInt8(ascii: "'"):
+      return JSONSyntaxError(offset: pos, message: "strings must be in double quotes, not single quotes")
+    case UInt8(ascii: "/"):
+      return commentError(pos)
+    case UInt8(ascii: ","):
+      return JSONSyntaxError(offset: pos, message: inArray ? "expected an array element, found ',' (empty elements are not allowed)" : "expected a value, found ','")
+    case UInt8(ascii: "]"), UInt8(ascii: "}"):
+      return JSONSyntaxError(offset: pos, message: "expected a value, found '\(Character(UnicodeScalar(b)))'")
+    case UInt8(ascii: "+"):
+      return JSONSyntaxError(offset: pos, message: "numbers cannot start with '+'")
+    case UInt8(ascii: "."):
+      return JSONSyntaxError(offset: pos, message: "numbers must start with a digit (write 0.5, not .5)")
+    default:
+      break
+    }
+    if isIdentifierByte(b) {
+      var end = pos
+      while end < buf.count, isIdentifierByte(buf[end]), end - pos < 32 { end += 1 }
+      let word = String(decoding: UnsafeBufferPointer(rebasing: buf[pos..<end]), as: UTF8.self)
+      switch word {
+      case "NaN": return JSONSyntaxError(offset: pos, message: "NaN is not valid JSON (JSON has no NaN; use null or a string)")
+      case "Infinity": return JSONSyntaxError(offset: pos, message: "Infinity is not valid JSON (JSON has no infinite numbers)")
+      case "True", "TRUE", "False", "FALSE", "Null", "NULL", "None", "nil", "undefined":
+        return JSONSyntaxError(offset: pos, message: "'\(word)' is not a JSON literal (the literals are true, false and null, in lower case)")
+      default:
+        return JSONSyntaxError(offset: pos, message: "expected a value, found '\(word)' (strings must be in double quotes)")
+      }
+    }
+    return JSONSyntaxError(offset: pos, message: "expected a value, found \(describe(buf, pos))")
+  }
+
+  private func commentError(_ pos: Int) -> JSONSyntaxError {
+    JSONSyntaxError(offset: pos, message: "comments are not allowed in JSON")
+  }
+
+  private func endOfInput(_ stack: [OpenContainer], _ pos: Int, expectingValue: Bool) -> JSONSyntaxError {
+    guard let top = stack.last else {
+      return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected a value")
+    }
+    let opened = SourceLocator(bytes: bytes).position(of: Int(nodes[Int(top.node)].start))
+    let what = top.isObject ? "'}' to close the object" : "']' to close the array"
+    let expected = expectingValue ? "a value, or \(what)" : what
+    return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected \(expected) opened at line \(opened.line), column \(opened.column)")
+  }
+
+  private func rejectUTF16(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+    let n = buf.count
+    if n >= 2, (buf[0] == 0xFF && buf[1] == 0xFE) || (buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] != 0 && buf[1] == 0 && n % 2 == 0) || (buf[0] == 0 && buf[1] != 0) {
+      throw JSONSyntaxError(offset: 0, message: "the file looks UTF-16 encoded; JSON text must be UTF-8 (RFC 8259 §8.1)")
+    }
+  }
+
+  /// A readable name for the character at `pos`: `'x'`, `'“' (U+201C)`, `byte 0xFF (invalid UTF-8)`.
+  private func describe(_ buf: UnsafeBufferPointer<UInt8>, _ pos: Int) -> String {
+    let b = buf[pos]
+    if b < 0x20 || b == 0x7F {
+      switch b {
+      case 0x00: return "a NUL byte"
+      default: return "control character \(hexByte(b))"
+      }
+    }
+    if b < 0x80 { return "'\(Character(UnicodeScalar(b)))'" }
+    let length = utf8SequenceLength(buf, pos)
+    guard length > 0 else { return "byte \(hexByte(b)) (invalid UTF-8; JSON text must be UTF-8)" }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: buf[pos..<(pos + length)]), as: UTF8.self)
+    let scalar = text.unicodeScalars.first!.value
+    let hex = String(scalar, radix: 16, uppercase: true)
+    let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    switch scalar {
+    case 0x201C, 0x201D, 0x2018, 0x2019:
+      return "'\(text)' (\(code), a typographic quote; JSON needs the straight quote \")"
+    case 0xFEFF:
+      return "a byte-order mark (\(code)), allowed only at the very start"
+    case 0xA0, 0x2000...0x200B, 0x3000:
+      return "a non-JSON space (\(code)); JSON whitespace is space, tab, CR and LF"
+    default:
+      return "'\(text)' (\(code))"
+    }
+  }
+
+  private func printable(_ buf: UnsafeBufferPointer<UInt8>, _ pos: Int) -> String {
+    guard pos < buf.count else { return "" }
+    let b = buf[pos]
+    if b >= 0x20 && b < 0x7F { return String(Character(UnicodeScalar(b))) }
+    return hexByte(b)
+  }
+
+  // MARK: - Duplicate keys
+
+  /// Finds members whose key repeats an earlier one in the same object. Objects are usually
+  /// small, so a quadratic scan of raw keys wins; large objects switch to a set of decoded keys.
+  private func findDuplicateKeys() -> [NodeID] {
+    let document = JSONDocument(bytes: bytes, nodes: nodes, duplicateKeys: [])
+    var duplicates: [NodeID] = []
+    for index in nodes.indices where nodes[index].kind == .object && nodes[index].childCount > 1 {
+      let members = Array(document.children(NodeID(index)))
+      if members.count <= 16 {
+        for (i, member) in members.enumerated() where i > 0 {
+          let key = document.key(member)!
+          let bytesOfKey = Array(key.utf8)
+          if members[0..<i].contains(where: { document.keyEquals($0, bytesOfKey) }) { duplicates.append(member) }
+        }
+      } else {
+        var seen = Set<String>()
+        for member in members where !seen.insert(document.key(member)!).inserted { duplicates.append(member) }
+      }
+    }
+    return duplicates.sorted()
+  }
+}
+
+// MARK: - Byte classes
+
+@inline(__always) private func skipWhitespace(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) {
+  while pos < buf.count {
+    switch buf[pos] {
+    case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+    default: return
+    }
+  }
+}
+
+@inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+@inline(__always) private func isHexDigit(_ b: UInt8) -> Bool {
+  isDigit(b) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F"))
+}
+
+@inline(__always) private func isIdentifierByte(_ b: UInt8) -> Bool {
+  (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || isDigit(b) || b == UInt8(ascii: "_")
+}
+
+private func hexDigits(_ b: UInt8) -> String {
+  let digits = Array("0123456789ABCDEF")
+  return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+}
+
+private func hexByte(_ b: UInt8) -> String { "0x" + hexDigits(b) }
+
+/// The length of the valid UTF-8 sequence at `i`, or 0 when it is invalid (overlong forms,
+/// UTF-16 surrogates and code points above U+10FFFF are invalid).
+private func utf8SequenceLength(_ buf: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+  let n = buf.count
+  let b0 = buf[i]
+  func cont(_ k: Int) -> Bool { i + k < n && buf[i + k] & 0xC0 == 0x80 }
+  switch b0 {
+  case 0x00..<0x80: return 1
+  case 0xC2...0xDF: return cont(1) ? 2 : 0
+  case 0xE0:
+    return cont(1) && buf[i + 1] >= 0xA0 && cont(2) ? 3 : 0
+  case 0xED:
+    return cont(1) && buf[i + 1] < 0xA0 && cont(2) ? 3 : 0
+  case 0xE1...0xEF:
+    return cont(1) && cont(2) ? 3 : 0
+  case 0xF0:
+    return cont(1) && buf[i + 1] >= 0x90 && cont(2) && cont(3) ? 4 : 0
+  case 0xF1...0xF3:
+    return cont(1) && cont(2) && cont(3) ? 4 : 0
+  case 0xF4:
+    return cont(1) && buf[i + 1] < 0x90 && cont(2) && cont(3) ? 4 : 0
+  default:
+    return 0
+  }
+}

@@ -1,0 +1,65 @@
+/// A 1-based line and column. Columns count UTF-16 code units, as LSP and SARIF do, so an editor
+/// lands on the same character whatever the text before it on the line.
+public struct SourcePosition: Sendable, Equatable, Comparable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+
+  public init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
+    (a.line, a.column) < (b.line, b.column)
+  }
+
+  public var description: String { "\(line):\(column)" }
+}
+
+/// Maps byte offsets to line and column. Line breaks are LF, CRLF and a lone CR (what editors
+/// count); the table of line starts is built once, on first use, so files without diagnostics
+/// never pay for it.
+public struct SourceLocator: Sendable {
+  public let bytes: [UInt8]
+  private let lineStarts: [Int]
+  /// Offset of the first byte after a UTF-8 byte-order mark, which no editor shows as a column.
+  private let contentStart: Int
+
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+    var starts = [0]
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b == 0x0A {
+        starts.append(i + 1)
+      } else if b == 0x0D {
+        if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
+        starts.append(i + 1)
+      }
+      i += 1
+    }
+    lineStarts = starts
+    contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+  }
+
+  /// The position of the byte at `offset` (an offset equal to the length is the end of input).
+  public func position(of offset: Int) -> SourcePosition {
+    let offset = max(0, min(offset, bytes.count))
+    // The last line start <= offset.
+    var lo = 0, hi = lineStarts.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+    }
+    var column = 1
+    var i = lo == 0 ? max(lineStarts[0], min(contentStart, offset)) : lineStarts[lo]
+    while i < offset {
+      let b = bytes[i]
+      if b & 0xC0 != 0x80 { column += b >= 0xF0 ? 2 : 1 }  // a 4-byte sequence is a surrogate pair
+      i += 1
+    }
+    return SourcePosition(line: lo + 1, column: column)
+  }
+}

@@ -1,0 +1,9 @@
+import FCMLintCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+exit(FCMLintCommand.run(Array(CommandLine.arguments.dropFirst())))
