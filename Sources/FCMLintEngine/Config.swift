@@ -34,7 +34,12 @@ public struct Config: Sendable {
       case "rules":
         if value.tagName == .null { break }
         for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
-          let text = try severityValue.string(what: "the severity of '\(id)'")
+          let text: String
+          if case .scalar(let s) = severityValue.node, severityValue.tagName == .bool, s.string.lowercased() == "off" {
+            text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
+          } else {
+            text = try severityValue.string(what: "the severity of '\(id)'")
+          }
           if text == "off" {
             config.severities[id] = .some(nil)
           } else if let severity = Severity(rawValue: text) {

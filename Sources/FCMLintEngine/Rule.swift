@@ -16,6 +16,9 @@ public struct Rule: Sendable {
   /// The file the rule was read from (`rules/...` for the built-in pack).
   public var source: String
   public var isBuiltin: Bool
+  /// Where the id is written in `source`, to report a duplicate id there.
+  public var idLine: Int = 1
+  public var idColumn: Int = 1
 
   /// A check: a function applied to the value at `field` (relative to the `given` node with `@`,
   /// absolute with `$`; the `given` node itself when absent).

@@ -63,7 +63,8 @@ public enum RuleLoader {
 
     return Rule(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
-      when: when, then: then, message: message, examples: examples, source: file, isBuiltin: isBuiltin)
+      when: when, then: then, message: message, examples: examples, source: file, isBuiltin: isBuiltin,
+      idLine: idValue.line, idColumn: idValue.column)
   }
 
   static func isRuleID(_ id: String) -> Bool {

@@ -44,7 +44,7 @@ public struct RuleSet: Sendable {
       let why = other.isBuiltin
         ? "it is a built-in rule's id; turn the built-in off in .fcmlint.yml and give yours a new id"
         : "it is already defined in \(other.source)"
-      throw ConfigurationError(file: rule.source, line: 1, column: 1, message: "duplicate rule id '\(rule.id)': \(why)")
+      throw ConfigurationError(file: rule.source, line: rule.idLine, column: rule.idColumn, message: "duplicate rule id '\(rule.id)': \(why)")
     }
     index[rule.id] = rules.count
     rules.append(rule)

@@ -28,8 +28,10 @@ struct YAMLValue {
   /// them, and refusing them rules out "billion laughs" expansion.
   static func parse(_ text: String, file: String) throws(ConfigurationError) -> YAMLValue {
     let node: Node?
+    let parser: Parser
     do {
-      node = try Yams.compose(yaml: text)
+      parser = try Parser(yaml: text)
+      node = try parser.singleRoot()
     } catch let error as YamlError {
       throw Self.error(from: error, file: file)
     } catch {
@@ -37,7 +39,8 @@ struct YAMLValue {
     }
     guard let node else { throw ConfigurationError(file: file, line: 1, column: 1, message: "the file is empty") }
     let value = YAMLValue(node: node, file: file)
-    try value.rejectAnchors(depth: 0)
+    // Nodes hold their anchors weakly; the parser keeps them alive until this check is done.
+    try withExtendedLifetime(parser) { () throws(ConfigurationError) in try value.rejectAnchors(depth: 0) }
     return value
   }
 

@@ -1,0 +1,51 @@
+import FCMLintEngine
+import FCMLintJSON
+import XCTest
+
+/// Every rule's examples are its tests: valid ones must not trigger it, invalid ones must trigger
+/// it at exactly the pointers they list.
+final class RuleExampleTests: XCTestCase {
+  func testEveryBuiltinRuleHasDocsAndExamples() {
+    let rules = builtinRules().rules
+    XCTAssertFalse(rules.isEmpty)
+    for rule in rules {
+      XCTAssertFalse(rule.examples.valid.isEmpty, "\(rule.source): needs a valid example")
+      XCTAssertFalse(rule.examples.invalid.isEmpty, "\(rule.source): needs an invalid example")
+      XCTAssertTrue(rule.docs.hasPrefix("https://"), "\(rule.source): docs must be an https URL")
+      XCTAssertTrue(rule.source.hasSuffix("/\(rule.id).yml"), "\(rule.source): the file must be named after the rule id")
+      XCTAssertTrue(rule.source.hasPrefix("rules/"), "\(rule.source): built-in rules live under rules/")
+    }
+  }
+
+  func testBuiltinRuleExamples() throws {
+    for rule in builtinRules().rules {
+      var only = RuleSet()
+      try only.add(rule)
+      let linter = Linter(rules: only)
+      for example in rule.examples.valid {
+        let found = linter.lint(bytes: Array(example.json.utf8), file: "example.json")
+        XCTAssertEqual(found.map(\.pointer), [], "\(rule.source):\(example.line): valid example triggers the rule: \(found.map(\.message))")
+      }
+      for example in rule.examples.invalid {
+        let found = linter.lint(bytes: Array(example.json.utf8), file: "example.json")
+        XCTAssertEqual(found.map(\.pointer), example.pointers, "\(rule.source):\(example.line): invalid example: \(found.map(\.message))")
+        for diagnostic in found {
+          XCTAssertEqual(diagnostic.rule, rule.id)
+          XCTAssertFalse(diagnostic.message.isEmpty)
+          XCTAssertFalse(diagnostic.message.contains("{"), "\(rule.source): unrendered placeholder in '\(diagnostic.message)'")
+        }
+      }
+    }
+  }
+
+  /// Examples other than the syntax rule's must be valid JSON themselves, or they test nothing.
+  func testExamplesParse() {
+    for rule in builtinRules().rules where !rule.reportsSyntax {
+      for example in rule.examples.valid + rule.examples.invalid {
+        if case .failure(let error) = JSONParser.parse(Array(example.json.utf8)) {
+          XCTFail("\(rule.source):\(example.line): example is not JSON: \(error.message)")
+        }
+      }
+    }
+  }
+}
