@@ -22,10 +22,12 @@ let package = Package(
       dependencies: ["FCMLintJSON", .product(name: "Yams", package: "Yams")]
     ),
     .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"]),
-    // The built-in rule pack: rules/**/*.yml embedded as string literals at build time, so the
-    // executable needs no files beside it.
+    // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
+    // files beside it.
     .target(name: "FCMLintBuiltinRules", plugins: ["EmbedRules"]),
-    .executableTarget(name: "embed-rules"),
+    // Checks each rule file completely and embeds its JSON form: a broken built-in rule fails the
+    // build with its line and column, and starting fcmlint parses no YAML.
+    .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(

@@ -27,15 +27,15 @@ public struct Config: Sendable {
     var config = Config()
     config.file = file
     config.baseDirectory = Path.directory(of: file)
-    let root = try YAMLValue.parse(text, file: file)
-    if case .scalar(let s) = root.node, s.string.isEmpty { return config }  // an empty file
+    let root = try DataValue.parse(yaml: text, file: file)
+    if root.isNull { return config }  // an empty file
     for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore"], what: "the config") {
       switch key {
       case "rules":
-        if value.tagName == .null { break }
+        if value.isNull { break }
         for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
           let text: String
-          if case .scalar(let s) = severityValue.node, severityValue.tagName == .bool, s.string.lowercased() == "off" {
+          if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
             text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
           } else {
             text = try severityValue.string(what: "the severity of '\(id)'")
@@ -85,7 +85,7 @@ public struct Config: Sendable {
       let position = severityPositions[id] ?? (1, 1)
       throw ConfigurationError(
         file: file ?? Config.fileName, line: position.line, column: position.column,
-        message: "unknown rule '\(id)'\(YAMLValue.suggestion(id, rules.ids))")
+        message: "unknown rule '\(id)'\(DataValue.suggestion(id, rules.ids))")
     }
   }
 

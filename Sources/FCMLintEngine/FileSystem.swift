@@ -149,6 +149,40 @@ public enum FileSystem {
     }
   }
 
+  /// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename, so a
+  /// crash never leaves a half-written file.
+  public static func write(_ text: String, to path: String) -> Result<Void, IOError> {
+    let temporary = "\(Path.directory(of: path))/.\(path.split(separator: "/").last ?? "out").\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return .failure(IOError(path: temporary, message: errorText(errno))) }
+    var text = text
+    let written = text.withUTF8 { buffer -> Bool in
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += n
+      }
+      return true
+    }
+    let error = errno
+    if !written || fsync(fd) != 0 {
+      close(fd)
+      unlink(temporary)
+      return .failure(IOError(path: path, message: errorText(written ? errno : error)))
+    }
+    close(fd)
+    guard rename(temporary, path) == 0 else {
+      let e = errno
+      unlink(temporary)
+      return .failure(IOError(path: path, message: errorText(e)))
+    }
+    return .success(())
+  }
+
   /// The current working directory.
   public static func currentDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
@@ -165,6 +199,10 @@ public enum FileSystem {
     default: return String(cString: strerror(code))
     }
   }
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
 }
 
 @inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {

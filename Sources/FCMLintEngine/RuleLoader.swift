@@ -8,11 +8,29 @@ public enum RuleLoader {
   static let checkKeys = ["field", "function", "options", "message"]
   static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
 
+  /// Loads a rule from its YAML text.
   public static func load(text: String, file: String, isBuiltin: Bool = false) throws(ConfigurationError) -> Rule {
-    let root = try YAMLValue.parse(text, file: file)
-    var fields: [String: (key: YAMLValue, value: YAMLValue)] = [:]
+    try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin)
+  }
+
+  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedForm`).
+  public static func load(embeddedJSON text: String, file: String) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true)
+  }
+
+  /// Checks a rule file completely and returns its JSON form, which loads without a YAML parser:
+  /// the build embeds this, so a broken built-in rule fails the build with its line and column.
+  public static func embeddedForm(yaml text: String, file: String) throws(ConfigurationError) -> String {
+    let value = try DataValue.parse(yaml: text, file: file)
+    _ = try load(value, isBuiltin: true)
+    return value.jsonText
+  }
+
+  static func load(_ root: DataValue, isBuiltin: Bool) throws(ConfigurationError) -> Rule {
+    let file = root.file
+    var fields: [String: (key: DataValue, value: DataValue)] = [:]
     for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
-    func required(_ key: String) throws(ConfigurationError) -> YAMLValue {
+    func required(_ key: String) throws(ConfigurationError) -> DataValue {
       guard let field = fields[key] else { throw root.fail("a rule needs '\(key)'") }
       return field.value
     }
@@ -74,20 +92,20 @@ public enum RuleLoader {
     } && id.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
   }
 
-  static func parsePath(_ value: YAMLValue, what: String) throws(ConfigurationError) -> JSONPath {
+  static func parsePath(_ value: DataValue, what: String) throws(ConfigurationError) -> JSONPath {
     let text = try value.nonEmptyString(what: what)
     do {
       return try JSONPath(text)
     } catch {
       // Point into the path when it is written on one line, as it nearly always is.
-      let quoted = value.node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+      let quoted = value.isQuoted
       throw ConfigurationError(
         file: value.file, line: value.line, column: value.column + error.offset + (quoted ? 1 : 0),
         message: "invalid path '\(text)': \(error.message)")
     }
   }
 
-  static func template(_ value: YAMLValue, allowed: Set<String>) throws(ConfigurationError) -> MessageTemplate {
+  static func template(_ value: DataValue, allowed: Set<String>) throws(ConfigurationError) -> MessageTemplate {
     let text = try value.nonEmptyString(what: "message")
     do {
       return try MessageTemplate(text, allowed: allowed)
@@ -96,13 +114,13 @@ public enum RuleLoader {
     }
   }
 
-  static func loadCheck(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Check {
-    var fields: [String: YAMLValue] = [:]
+  static func loadCheck(_ value: DataValue) throws(ConfigurationError) -> Rule.Check {
+    var fields: [String: DataValue] = [:]
     for (key, _, v) in try value.mapping(allowed: checkKeys, what: "a check") { fields[key] = v }
     guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
     let name = try functionValue.nonEmptyString(what: "function")
     guard let function = FunctionRegistry.function(named: name) else {
-      throw functionValue.fail("unknown function '\(name)'\(YAMLValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
+      throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
     }
     let field = try fields["field"].map { v throws(ConfigurationError) in try parsePath(v, what: "field") }
     let options = try loadOptions(fields["options"], for: function, at: functionValue)
@@ -119,9 +137,9 @@ public enum RuleLoader {
     return Rule.Check(field: field, function: instance, functionName: name, message: message)
   }
 
-  static func loadCondition(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Condition {
-    if case .mapping(let m) = value.node, m.count == 1, let key = m.keys.first?.string, key == "anyOf" || key == "not" {
-      let inner = YAMLValue(node: m.values.first!, file: value.file)
+  static func loadCondition(_ value: DataValue) throws(ConfigurationError) -> Rule.Condition {
+    if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
+      let inner = m[0].value
       if key == "not" { return .not(try loadCondition(inner)) }
       var conditions: [Rule.Condition] = []
       for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item)) }
@@ -131,7 +149,7 @@ public enum RuleLoader {
     return .check(try loadCheck(value))
   }
 
-  static func loadOptions(_ value: YAMLValue?, for function: any RuleFunction.Type, at functionValue: YAMLValue) throws(ConfigurationError) -> FunctionOptions {
+  static func loadOptions(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
     let specs = function.options
     var options = FunctionOptions()
     if let value {
@@ -148,7 +166,7 @@ public enum RuleLoader {
     return options
   }
 
-  static func loadOption(_ v: YAMLValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
+  static func loadOption(_ v: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
     let what = "option '\(spec.name)'"
     switch spec.kind {
     case .string: return .string(try v.string(what: what))
@@ -169,7 +187,7 @@ public enum RuleLoader {
     }
   }
 
-  static func loadExamples(_ value: YAMLValue) throws(ConfigurationError) -> Rule.Examples {
+  static func loadExamples(_ value: DataValue) throws(ConfigurationError) -> Rule.Examples {
     var examples = Rule.Examples(valid: [], invalid: [])
     for (key, _, list) in try value.mapping(allowed: ["valid", "invalid"], what: "examples") {
       for item in try list.sequence(what: "examples.\(key)") {
@@ -180,7 +198,7 @@ public enum RuleLoader {
     return examples
   }
 
-  static func loadExample(_ item: YAMLValue, invalid: Bool) throws(ConfigurationError) -> Rule.Example {
+  static func loadExample(_ item: DataValue, invalid: Bool) throws(ConfigurationError) -> Rule.Example {
     if case .scalar = item.node {
       if invalid { throw item.fail("an invalid example needs 'json' and the 'pointer' it must report") }
       return Rule.Example(json: try item.string(what: "an example"), pointers: [], line: item.line)

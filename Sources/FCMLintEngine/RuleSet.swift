@@ -9,10 +9,10 @@ public struct RuleSet: Sendable {
 
   public init() {}
 
-  /// Loads the built-in pack from (path, text) pairs, as the build embeds them.
-  public init(builtin files: [(path: String, text: String)]) throws(ConfigurationError) {
+  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
+  public init(builtin files: [(path: String, json: String)]) throws(ConfigurationError) {
     for file in files {
-      try add(RuleLoader.load(text: file.text, file: file.path, isBuiltin: true))
+      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path))
     }
   }
 

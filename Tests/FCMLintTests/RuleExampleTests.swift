@@ -17,8 +17,19 @@ final class RuleExampleTests: XCTestCase {
     }
   }
 
+  /// The rule files as written (YAML, with their line numbers for failure messages).
+  func sourceRules() throws -> [Rule] {
+    var rules = RuleSet()
+    try rules.addDirectory(Repository.path("rules"))
+    return rules.rules
+  }
+
+  func testEmbeddedPackMatchesRuleFiles() throws {
+    XCTAssertEqual(try sourceRules().map(\.id).sorted(), builtinRules().ids)
+  }
+
   func testBuiltinRuleExamples() throws {
-    for rule in builtinRules().rules {
+    for rule in try sourceRules() {
       var only = RuleSet()
       try only.add(rule)
       let linter = Linter(rules: only)
