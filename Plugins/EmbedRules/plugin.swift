@@ -8,7 +8,7 @@ struct EmbedRules: BuildToolPlugin {
     let rulesDirectory = context.package.directoryURL.appending(path: "rules")
     var files: [URL] = []
     if let walker = FileManager.default.enumerator(at: rulesDirectory, includingPropertiesForKeys: nil) {
-      for case let url as URL in walker where url.pathExtension == "yml" || url.pathExtension == "yaml" {
+      for case let url as URL in walker where ["yml", "yaml", "json"].contains(url.pathExtension) {
         files.append(url)
       }
     }

@@ -29,6 +29,9 @@ struct Lint: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Files linted at once (default: one per core).", valueName: "n"))
   var jobs: Int?
 
+  @Option(name: .long, help: ArgumentHelp("What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default.", valueName: "kind"))
+  var input: String?
+
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
     if OutputFormat(rawValue: format) == nil {
@@ -36,6 +39,9 @@ struct Lint: ParsableCommand {
     }
     if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+    if let input, InputKind(rawValue: input) == nil {
+      throw ValidationError("unknown input kind '\(input)' (kinds: \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
     if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
   }
 
@@ -47,7 +53,9 @@ struct Lint: ParsableCommand {
     } catch {
       throw reportConfigurationError(error)
     }
-    let linter = Linter(rules: ruleSet, severities: config.severities)
+    var options = Linter.Options()
+    options.input = input.flatMap(InputKind.init(rawValue:))
+    let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []

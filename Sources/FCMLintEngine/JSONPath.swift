@@ -122,7 +122,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// Every node the path selects; a path through wildcards may select many, a missing member none.
   public func select(in document: JSONDocument, from current: NodeID = JSONDocument.root) -> [NodeID] {
     var out: [NodeID] = []
-    walk(document, from: anchor == .root ? JSONDocument.root : current, segment: 0) { resolution in
+    start(document, current) { resolution in
       if case .found(let id) = resolution { out.append(id) }
     }
     return out
@@ -132,8 +132,29 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// can point at the nearest existing ancestor. A wildcard over an empty container yields nothing.
   public func resolve(in document: JSONDocument, from current: NodeID = JSONDocument.root) -> [Resolution] {
     var out: [Resolution] = []
-    walk(document, from: anchor == .root ? JSONDocument.root : current, segment: 0) { out.append($0) }
+    start(document, current) { out.append($0) }
     return out
+  }
+
+  /// Starts a walk at the anchor. A root path first passes through the document's mount: for a
+  /// document mounted at ["message"], `$.message.topic` starts at the file's root with `.topic`; a
+  /// path that leaves the mount (`$.other`) or stops above the file (`$.message.apns` for an APNs
+  /// payload mounted at ["message", "apns", "payload"]) selects nothing.
+  private func start(_ document: JSONDocument, _ current: NodeID, _ visit: (Resolution) -> Void) {
+    // `$` alone is always the file's root value.
+    guard anchor == .root, !document.mount.isEmpty, !segments.isEmpty else {
+      walk(document, from: anchor == .root ? JSONDocument.root : current, segment: 0, visit)
+      return
+    }
+    guard segments.count >= document.mount.count else { return }
+    for (segment, name) in zip(segments, document.mount) {
+      switch segment {
+      case .member(let member, _) where member == name: continue
+      case .wildcard: continue
+      default: return
+      }
+    }
+    walk(document, from: JSONDocument.root, segment: document.mount.count, visit)
   }
 
   private func walk(_ document: JSONDocument, from node: NodeID, segment: Int, _ visit: (Resolution) -> Void) {

@@ -1,10 +1,40 @@
 import FCMLintJSON
 
+/// What a file holds. Rules are written against a send request; the other kinds are read as the
+/// part of a send request they are (see `JSONDocument.mount`).
+public enum InputKind: String, Sendable, CaseIterable {
+  /// `{"message": {...}}`, optionally with `validate_only`.
+  case request
+  /// A bare Message: `{"token": ..., "notification": ...}`.
+  case message
+  /// A bare APNs payload: `{"aps": {...}, ...}`, as Apple-side payload files are written.
+  case apns
+
+  var mount: [String] {
+    switch self {
+    case .request: return []
+    case .message: return ["message"]
+    case .apns: return ["message", "apns", "payload"]
+    }
+  }
+
+  /// A top-level `message` member means a request, an `aps` member an APNs payload; anything else
+  /// is read as a bare Message.
+  static func detect(_ document: JSONDocument) -> InputKind {
+    if document.member(JSONDocument.root, "message") != nil { return .request }
+    if document.member(JSONDocument.root, "aps") != nil { return .apns }
+    if document.kind(JSONDocument.root) != .object { return .request }
+    return .message
+  }
+}
+
 /// Checks documents against a rule set: parse once, apply every active rule, produce diagnostics.
 /// Immutable and `Sendable`, so one instance serves every thread of a parallel run.
 public struct Linter: Sendable {
   public struct Options: Sendable {
     public var maxDepth: Int = 512
+    /// What the files hold; nil detects it per file.
+    public var input: InputKind? = nil
     public init() {}
   }
 
@@ -41,7 +71,8 @@ public struct Linter: Sendable {
         file: file, rule: rule.id, severity: rule.severity, message: message, pointer: "",
         start: locator.position(of: error.offset), end: locator.position(of: end),
         startOffset: error.offset, endOffset: end, docs: rule.docs)]
-    case .success(let document):
+    case .success(var document):
+      document.mount = (options.input ?? InputKind.detect(document)).mount
       return lint(document: document, file: file)
     }
   }
@@ -69,8 +100,8 @@ public struct Linter: Sendable {
     for (rule, check, finding) in findings {
       let node = document[finding.node]
       let atKey = finding.atKey && node.keyStart >= 0
-      let start = Int(atKey ? node.keyStart : node.start)
-      let end = Int(atKey ? node.keyEnd : node.end)
+      let start = finding.range?.lowerBound ?? Int(atKey ? node.keyStart : node.start)
+      let end = finding.range?.upperBound ?? Int(atKey ? node.keyEnd : node.end)
       var values = finding.values
       if values["value"] == nil { values["value"] = excerpt(finding.node, in: document) }
       if values["property"] == nil { values["property"] = document.key(finding.node) ?? "" }

@@ -48,6 +48,8 @@ public struct Rule: Sendable {
     public var pointers: [String]
     /// Line of the example in the rule file, for test failures.
     public var line: Int
+    /// What the example holds, when it is not detected (a bare APNs payload, say).
+    public var input: InputKind? = nil
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).

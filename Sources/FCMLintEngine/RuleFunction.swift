@@ -34,6 +34,8 @@ public struct Finding: Sendable {
   public var atKey: Bool
   /// Values for the message placeholders; `detail` is the default message.
   public var values: [String: String]
+  /// A byte range inside the node to report instead of the whole value (a position inside a string).
+  public var range: Range<Int>? = nil
 
   public init(node: NodeID, atKey: Bool = false, values: [String: String] = [:]) {
     self.node = node
@@ -58,6 +60,8 @@ public struct Finding: Sendable {
 public struct OptionSpec: Sendable {
   public enum Kind: String, Sendable {
     case string, strings, bool, number, integer, value, path, paths, pattern
+    /// A mapping of strings to strings (for example misspelling → correct name).
+    case stringMap
   }
 
   public var name: String
@@ -132,14 +136,19 @@ public struct CompiledPattern: @unchecked Sendable {
 
 public enum OptionValue: Sendable {
   case string(String), strings([String]), bool(Bool), number(Double), value(LiteralValue)
-  case path(JSONPath), paths([JSONPath]), pattern(CompiledPattern)
+  case path(JSONPath), paths([JSONPath]), pattern(CompiledPattern), stringMap([String: String])
 }
 
 /// A function's options after they were checked against its declaration.
 public struct FunctionOptions: Sendable {
   public var values: [String: OptionValue]
+  /// Schemas and other data the rule files may name.
+  public var resources: RuleResources
 
-  public init(_ values: [String: OptionValue] = [:]) { self.values = values }
+  public init(_ values: [String: OptionValue] = [:], resources: RuleResources = RuleResources()) {
+    self.values = values
+    self.resources = resources
+  }
 
   public func string(_ name: String) -> String? {
     if case .string(let s)? = values[name] { return s }
@@ -173,6 +182,10 @@ public struct FunctionOptions: Sendable {
     if case .pattern(let p)? = values[name] { return p }
     return nil
   }
+  public func stringMap(_ name: String) -> [String: String]? {
+    if case .stringMap(let m)? = values[name] { return m }
+    return nil
+  }
 }
 
 /// An option combination a function rejects (beyond what the declarations check).
@@ -191,7 +204,9 @@ public struct OptionError: Error, Sendable {
 public enum FunctionRegistry {
   public static let all: [any RuleFunction.Type] = [
     Present.self, Absent.self, Equals.self, Enumeration.self, Pattern.self, TypeIs.self, Length.self,
-    ExactlyOne.self, URLCheck.self, Consistent.self, NoDuplicateKeys.self, ValidJSON.self,
+    NumberRange.self, DurationCheck.self, KeyName.self, AtLeastOne.self, ExactlyOne.self, URLCheck.self,
+    Consistent.self, ByteSize.self, ContentSize.self, TopicCondition.self, SchemaCheck.self,
+    NoDuplicateKeys.self, ValidJSON.self,
   ]
 
   static let byName: [String: any RuleFunction.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

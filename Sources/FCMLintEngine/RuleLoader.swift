@@ -9,24 +9,24 @@ public enum RuleLoader {
   static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
 
   /// Loads a rule from its YAML text.
-  public static func load(text: String, file: String, isBuiltin: Bool = false) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin)
+  public static func load(text: String, file: String, isBuiltin: Bool = false, resources: RuleResources = RuleResources()) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin, resources: resources)
   }
 
   /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedForm`).
-  public static func load(embeddedJSON text: String, file: String) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true)
+  public static func load(embeddedJSON text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources)
   }
 
   /// Checks a rule file completely and returns its JSON form, which loads without a YAML parser:
   /// the build embeds this, so a broken built-in rule fails the build with its line and column.
-  public static func embeddedForm(yaml text: String, file: String) throws(ConfigurationError) -> String {
+  public static func embeddedForm(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> String {
     let value = try DataValue.parse(yaml: text, file: file)
-    _ = try load(value, isBuiltin: true)
+    _ = try load(value, isBuiltin: true, resources: resources)
     return value.jsonText
   }
 
-  static func load(_ root: DataValue, isBuiltin: Bool) throws(ConfigurationError) -> Rule {
+  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources) throws(ConfigurationError) -> Rule {
     let file = root.file
     var fields: [String: (key: DataValue, value: DataValue)] = [:]
     for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
@@ -62,7 +62,7 @@ public enum RuleLoader {
     var placeholders = enginePlaceholderNames
     var then: [Rule.Check] = []
     for item in try required("then").oneOrMany(what: "then") {
-      let check = try loadCheck(item)
+      let check = try loadCheck(item, resources)
       placeholders.formUnion(type(of: check.function).placeholders)
       then.append(check)
     }
@@ -70,7 +70,7 @@ public enum RuleLoader {
 
     var when: [Rule.Condition] = []
     if let value = fields["when"]?.value {
-      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item)) }
+      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item, resources)) }
     }
 
     var message: MessageTemplate? = nil
@@ -114,7 +114,7 @@ public enum RuleLoader {
     }
   }
 
-  static func loadCheck(_ value: DataValue) throws(ConfigurationError) -> Rule.Check {
+  static func loadCheck(_ value: DataValue, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Check {
     var fields: [String: DataValue] = [:]
     for (key, _, v) in try value.mapping(allowed: checkKeys, what: "a check") { fields[key] = v }
     guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
@@ -123,7 +123,8 @@ public enum RuleLoader {
       throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
     }
     let field = try fields["field"].map { v throws(ConfigurationError) in try parsePath(v, what: "field") }
-    let options = try loadOptions(fields["options"], for: function, at: functionValue)
+    var options = try loadOptions(fields["options"], for: function, at: functionValue)
+    options.resources = resources
     let instance: any RuleFunction
     do {
       instance = try function.init(options: options)
@@ -137,16 +138,16 @@ public enum RuleLoader {
     return Rule.Check(field: field, function: instance, functionName: name, message: message)
   }
 
-  static func loadCondition(_ value: DataValue) throws(ConfigurationError) -> Rule.Condition {
+  static func loadCondition(_ value: DataValue, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Condition {
     if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
       let inner = m[0].value
-      if key == "not" { return .not(try loadCondition(inner)) }
+      if key == "not" { return .not(try loadCondition(inner, resources)) }
       var conditions: [Rule.Condition] = []
-      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item)) }
+      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item, resources)) }
       if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
       return .anyOf(conditions)
     }
-    return .check(try loadCheck(value))
+    return .check(try loadCheck(value, resources))
   }
 
   static func loadOptions(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
@@ -177,6 +178,10 @@ public enum RuleLoader {
     case .value: return .value(try v.literal())
     case .path: return .path(try parsePath(v, what: what))
     case .paths: return .paths(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try parsePath(item, what: what) })
+    case .stringMap:
+      var map: [String: String] = [:]
+      for (key, _, value) in try v.mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
+      return .stringMap(map)
     case .pattern:
       let source = try v.nonEmptyString(what: what)
       do {
@@ -205,9 +210,16 @@ public enum RuleLoader {
     }
     var json: String? = nil
     var pointers: [String] = []
-    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "pointer", "pointers"] : ["json"], what: "an example") {
+    var input: InputKind? = nil
+    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "input", "pointer", "pointers"] : ["json", "input"], what: "an example") {
       switch key {
       case "json": json = try v.string(what: "json")
+      case "input":
+        let text = try v.string(what: "input")
+        guard let kind = InputKind(rawValue: text) else {
+          throw v.fail("input must be \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        input = kind
       case "pointer": pointers = [try v.string(what: "pointer")]
       default: pointers = try v.strings(what: "pointers")
       }
@@ -217,6 +229,6 @@ public enum RuleLoader {
     for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
-    return Rule.Example(json: json, pointers: pointers, line: item.line)
+    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input)
   }
 }

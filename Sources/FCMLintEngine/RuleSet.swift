@@ -5,15 +5,28 @@
 /// change a built-in check, turn the rule `off` in `.fcmlint.yml` and add a rule with a new id.
 public struct RuleSet: Sendable {
   public private(set) var rules: [Rule] = []
+  /// The schemas rule files may name (the built-in fcm-v1 among them).
+  public private(set) var resources = RuleResources()
   private var index: [String: Int] = [:]
 
-  public init() {}
+  public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
   /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
-  public init(builtin files: [(path: String, json: String)]) throws(ConfigurationError) {
+  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
+    resources = try Self.loadSchemas(schemas)
     for file in files {
-      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path))
+      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources))
     }
+  }
+
+  /// Reads schema files (name: their `name` member).
+  public static func loadSchemas(_ files: [(path: String, json: String)]) throws(ConfigurationError) -> RuleResources {
+    var resources = RuleResources()
+    for file in files {
+      let schema = try Schema(json: Array(file.json.utf8), file: file.path)
+      resources.schemas[schema.name] = schema
+    }
+    return resources
   }
 
   /// Adds every `*.yml` / `*.yaml` file below `directory`, in sorted order.
@@ -34,7 +47,7 @@ public struct RuleSet: Sendable {
       guard let text = String(validating: bytes, as: UTF8.self) else {
         throw ConfigurationError(file: file, line: 1, column: 1, message: "a rule file must be UTF-8 text")
       }
-      try add(RuleLoader.load(text: text, file: file))
+      try add(RuleLoader.load(text: text, file: file, resources: resources))
     }
   }
 

@@ -45,6 +45,10 @@ public struct JSONDocument: Sendable {
   /// Members whose key repeats an earlier key of the same object (the later member of each pair),
   /// in source order. The parser keeps every member; lookups find the last, as FCM does.
   public let duplicateKeys: [NodeID]
+  /// Where this document sits in the larger document that paths are written against: a bare FCM
+  /// Message is read as if it were the value of `message` in a send request (mount ["message"]).
+  /// Paths resolve through the mount; pointers stay relative to the file.
+  public var mount: [String] = []
 
   public static let root: NodeID = 0
 

@@ -68,7 +68,8 @@ public struct JSONParser {
     // next key, or closing brackets.
     valueLoop: while true {
       skipWhitespace(buf, &pos)
-      guard pos < n else { throw endOfInput(stack, pos, expectingValue: true) }
+      // Only reached after ':' or ',' (an opening '[' is handled below), so only a value will do.
+      guard pos < n else { throw endOfInput(stack, pos, expectingValue: true, only: "a value") }
       let parent: NodeID = stack.last?.node ?? -1
       let start = pos
       let c = buf[pos]
@@ -136,6 +137,7 @@ public struct JSONParser {
         skipWhitespace(buf, &pos)
         guard let top = stack.last else {
           if pos < n {
+            if isCommentStart(buf, pos) { throw commentError(pos) }
             throw JSONSyntaxError(offset: pos, message: "unexpected \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")
           }
           return
@@ -157,11 +159,12 @@ public struct JSONParser {
             throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
           }
           if top.isObject {
-            guard pos < n else { throw endOfInput(stack, pos, expectingValue: false) }
+            guard pos < n else { throw endOfInput(stack, pos, expectingValue: false, only: "an object key") }
             pendingKey = try scanKey(buf, &pos, afterComma: true)
           }
           continue valueLoop
         }
+        if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
           throw JSONSyntaxError(offset: pos, message: "missing ',' \(what)")
@@ -354,11 +357,17 @@ public struct JSONParser {
     JSONSyntaxError(offset: pos, message: "comments are not allowed in JSON")
   }
 
-  private func endOfInput(_ stack: [OpenContainer], _ pos: Int, expectingValue: Bool) -> JSONSyntaxError {
+  /// `only` names the one thing that may come next when closing the container is not allowed
+  /// there (after ':' or ',').
+  private func endOfInput(_ stack: [OpenContainer], _ pos: Int, expectingValue: Bool, only: String? = nil) -> JSONSyntaxError {
     guard let top = stack.last else {
       return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected a value")
     }
     let opened = SourceLocator(bytes: bytes).position(of: Int(nodes[Int(top.node)].start))
+    if let only {
+      let container = top.isObject ? "object" : "array"
+      return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected \(only) in the \(container) opened at line \(opened.line), column \(opened.column)")
+    }
     let what = top.isObject ? "'}' to close the object" : "']' to close the array"
     let expected = expectingValue ? "a value, or \(what)" : what
     return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected \(expected) opened at line \(opened.line), column \(opened.column)")
@@ -422,8 +431,9 @@ public struct JSONParser {
           if members[0..<i].contains(where: { document.keyEquals($0, bytesOfKey) }) { duplicates.append(member) }
         }
       } else {
-        var seen = Set<String>()
-        for member in members where !seen.insert(document.key(member)!).inserted { duplicates.append(member) }
+        // Bytes, not String: String equality treats canonically equivalent keys ("é", "e\u{301}") as equal.
+        var seen = Set<[UInt8]>()
+        for member in members where !seen.insert(Array(document.key(member)!.utf8)).inserted { duplicates.append(member) }
       }
     }
     return duplicates.sorted()
@@ -439,6 +449,11 @@ public struct JSONParser {
     default: return
     }
   }
+}
+
+/// `//` or `/*` at `pos`.
+private func isCommentStart(_ buf: UnsafeBufferPointer<UInt8>, _ pos: Int) -> Bool {
+  pos + 1 < buf.count && buf[pos] == UInt8(ascii: "/") && (buf[pos + 1] == UInt8(ascii: "/") || buf[pos + 1] == UInt8(ascii: "*"))
 }
 
 @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

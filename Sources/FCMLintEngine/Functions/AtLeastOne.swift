@@ -1,0 +1,34 @@
+import FCMLintJSON
+
+/// At least one of several values must be set (an alert needs a title, subtitle or body, from
+/// aps.alert or the message's notification). Reported at the target.
+struct AtLeastOne: RuleFunction {
+  static let name = "atLeastOne"
+  static let summary = "At least one of `paths` must lead to a value (with `nonEmptyString`, a non-empty string)."
+  static let options = [
+    OptionSpec("paths", .paths, required: true, "the candidates, relative to the given node ('@') or absolute ('$')"),
+    OptionSpec("nonEmptyString", .bool, "count only non-empty strings (default: any value but null)"),
+  ]
+  static let placeholders = ["paths"]
+
+  let paths: [JSONPath]
+  let nonEmptyString: Bool
+
+  init(options: FunctionOptions) throws(OptionError) {
+    paths = options.paths("paths")!
+    nonEmptyString = options.bool("nonEmptyString") ?? false
+    if paths.isEmpty { throw OptionError(option: "paths", "needs at least one path") }
+  }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    let document = context.document
+    let found = paths.contains { path in
+      path.select(in: document, from: context.given).contains { id in
+        nonEmptyString ? (document.string(id).map { !$0.isEmpty } ?? false) : document.kind(id) != .null
+      }
+    }
+    if found { return [] }
+    let list = paths.map(\.description).joined(separator: ", ")
+    return [Finding(target, detail: "none of \(list) is set", ["paths": list])]
+  }
+}

@@ -1,0 +1,52 @@
+import FCMLintJSON
+
+/// The total UTF-8 size of the keys and string values under several paths: how FCM measures a
+/// message ("the total size of the payload data ... includes both the keys and the values").
+/// The message names each part counted and its share, so the biggest contributor is obvious.
+struct ContentSize: RuleFunction {
+  static let name = "contentSize"
+  static let summary = "The UTF-8 bytes of all keys and scalar values under `paths` must total at most `max`."
+  static let options = [
+    OptionSpec("paths", .paths, required: true, "the parts that count, relative to the given node ('@') or absolute ('$')"),
+    OptionSpec("max", .integer, required: true, "the largest allowed total in bytes"),
+  ]
+  static let placeholders = ["size", "max", "over", "parts"]
+
+  let paths: [JSONPath]
+  let max: Int
+
+  init(options: FunctionOptions) {
+    paths = options.paths("paths")!
+    max = Int(options.number("max")!)
+  }
+
+  static func contentBytes(_ id: NodeID, in document: JSONDocument) -> Int {
+    var total = 0
+    var stack = [id]
+    while let next = stack.popLast() {
+      if let key = document.key(next), next != id { total += key.utf8.count }
+      switch document.kind(next) {
+      case .object, .array: stack.append(contentsOf: document.children(next))
+      case .string: total += document.string(next)!.utf8.count
+      case .null: break
+      default: total += document.rawText(next).utf8.count
+      }
+    }
+    return total
+  }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    let document = context.document
+    var parts: [(String, Int)] = []
+    for path in paths {
+      for id in path.select(in: document, from: context.given) {
+        parts.append((path.description, Self.contentBytes(id, in: document)))
+      }
+    }
+    let size = parts.reduce(0) { $0 + $1.1 }
+    guard size > max else { return [] }
+    let list = parts.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    return [Finding(target, detail: "\(size) bytes of keys and values (\(list)), \(size - max) over the \(max)-byte limit",
+      ["size": String(size), "max": String(max), "over": String(size - max), "parts": list])]
+  }
+}
