@@ -138,7 +138,7 @@ public struct JSONParser {
         guard let top = stack.last else {
           if pos < n {
             if isCommentStart(buf, pos) { throw commentError(pos) }
-            throw JSONSyntaxError(offset: pos, message: "unexpected \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")
+            throw JSONSyntaxError(offset: pos, message: "found \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")
           }
           return
         }
@@ -241,7 +241,8 @@ public struct JSONParser {
           }
           i += 6
         default:
-          throw JSONSyntaxError(offset: i, message: "invalid escape '\\\(printable(buf, i + 1))' in string (valid escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+          let escape = e >= 0x20 && e < 0x7F ? "'\\\(printable(buf, i + 1))'" : "'\\' followed by \(describe(buf, i + 1))"
+          throw JSONSyntaxError(offset: i, message: "invalid escape \(escape) in string (valid escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
         }
         continue
       }
