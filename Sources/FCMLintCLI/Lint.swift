@@ -12,8 +12,11 @@ struct Lint: ParsableCommand {
   @Argument(help: ArgumentHelp("Files, folders, or - for standard input.", valueName: "path"))
   var paths: [String] = []
 
-  @Option(name: .long, help: "Output format: text or json.")
-  var format: String = "text"
+  @Option(name: .long, help: ArgumentHelp("Output format: text, json, sarif, github, junit or checkstyle; repeatable, paired in order with --output.", valueName: "format"))
+  var format: [String] = []
+
+  @Option(name: .long, help: ArgumentHelp("Write the report of the matching --format to this file ('-' for standard output); repeatable.", valueName: "file"))
+  var output: [String] = []
 
   @OptionGroup var ruleOptions: RuleOptions
 
@@ -34,8 +37,14 @@ struct Lint: ParsableCommand {
 
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
-    if OutputFormat(rawValue: format) == nil {
+    for format in format where OutputFormat(rawValue: format) == nil {
       throw ValidationError("unknown format '\(format)' (formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    if output.count > max(1, format.count) {
+      throw ValidationError("each --output needs its own --format (\(output.count) outputs, \(format.count) formats)")
+    }
+    if reports.filter({ $0.destination == "-" }).count > 1 {
+      throw ValidationError("only one report can go to standard output: give the others an --output file")
     }
     if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
@@ -43,6 +52,7 @@ struct Lint: ParsableCommand {
       throw ValidationError("unknown input kind '\(input)' (kinds: \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
     if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+    if let stdinFilename, stdinFilename.isEmpty { throw ValidationError("--stdin-filename needs a name") }
   }
 
   func run() throws {
@@ -67,7 +77,7 @@ struct Lint: ParsableCommand {
       }
       switch FileSystem.kind(path) {
       case .directory:
-        let (files, errors) = FileSystem.files(under: path) { $0.hasSuffix(".json") }
+        let (files, errors) = FileSystem.files(under: path) { $0.lowercased().hasSuffix(".json") }
         inputs += files.filter { !config.isIgnored($0) }.map { .file($0) }
         ioErrors += errors
       case .missing:
@@ -88,9 +98,26 @@ struct Lint: ParsableCommand {
     if quiet { diagnostics.removeAll { $0.severity != .error } }
     diagnostics.sort(by: Diagnostic.ordered)
 
-    let summary = Summary(files: inputs.count - results.filter { if case .failed = $0 { return true } else { return false } }.count, diagnostics: diagnostics)
-    let formatter = OutputFormat(rawValue: format)!.formatter(color: format == "text" && Console.wantsColor)
-    Console.out(formatter.format(diagnostics, summary: summary))
+    var linted: [String] = []
+    for (input, result) in zip(inputs, results) {
+      if case .failed = result { continue }
+      switch input {
+      case .file(let path): linted.append(path)
+      case .standardInput(let name): linted.append(name)
+      }
+    }
+    let summary = Summary(files: linted.count, diagnostics: diagnostics)
+    let report = Report(
+      diagnostics: diagnostics, summary: summary, files: linted,
+      rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) },
+      toolVersion: FCMLintCommand.version)
+    for (format, destination) in reports {
+      if destination == "-" {
+        Console.out(format.formatter(color: format == .text && Console.wantsColor).format(report))
+      } else if case .failure(let error) = FileSystem.write(format.formatter().format(report), to: destination) {
+        ioErrors.append(FileSystem.IOError(path: destination, message: "cannot write the report: \(error.message)"))
+      }
+    }
     for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
 
     if !ioErrors.isEmpty { throw StatusError(status: .failure) }
@@ -98,6 +125,15 @@ struct Lint: ParsableCommand {
     if let maxWarnings, summary.warnings > maxWarnings {
       Console.err("fcmlint: \(summary.warnings) warnings, more than --max-warnings \(maxWarnings)\n")
       throw StatusError(status: .problems)
+    }
+  }
+
+  /// Each report: its format and where it goes ("-" is standard output). Formats pair with
+  /// outputs in order; formats without an output go to standard output.
+  var reports: [(format: OutputFormat, destination: String)] {
+    let formats = format.isEmpty ? ["text"] : format
+    return formats.enumerated().map { i, name in
+      (OutputFormat(rawValue: name) ?? .text, i < output.count ? output[i] : "-")
     }
   }
 

@@ -38,7 +38,10 @@ public struct Config: Sendable {
           if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
             text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
           } else {
-            text = try severityValue.string(what: "the severity of '\(id)'")
+            guard case .scalar(let s, .string, _) = severityValue.node else {
+              throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off")
+            }
+            text = s
           }
           if text == "off" {
             config.severities[id] = .some(nil)

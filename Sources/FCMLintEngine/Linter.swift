@@ -38,8 +38,10 @@ public struct Linter: Sendable {
     public init() {}
   }
 
-  /// Active rules with their effective severity, in id order.
+  /// Active rules with their effective severity, in id order (the syntax rule apart).
   public let rules: [Rule]
+  /// Every active rule, the syntax rule included, in id order.
+  public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
   private let syntaxRule: Rule?
   private let options: Options
 

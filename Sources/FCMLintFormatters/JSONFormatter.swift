@@ -5,9 +5,10 @@ import FCMLintEngine
 public struct JSONFormatter: Formatter {
   public init() {}
 
-  public func format(_ diagnostics: [Diagnostic], summary: Summary) -> String {
+  public func format(_ report: Report) -> String {
+    let summary = report.summary
     var out = "{\"diagnostics\":["
-    for (i, d) in diagnostics.enumerated() {
+    for (i, d) in report.diagnostics.enumerated() {
       if i > 0 { out += "," }
       out += "{\"file\":\(JSONText.quote(d.file)),\"rule\":\(JSONText.quote(d.rule)),\"severity\":\"\(d.severity.rawValue)\""
       out += ",\"message\":\(JSONText.quote(d.message)),\"pointer\":\(JSONText.quote(d.pointer))"

@@ -10,12 +10,12 @@ public struct TextFormatter: Formatter {
   /// The regular expression the README documents for editors; tests check every line against it.
   public static let linePattern = #"^(.+):(\d+):(\d+): (error|warning|info): (.*) \[([a-z0-9-]+)\]$"#
 
-  public func format(_ diagnostics: [Diagnostic], summary: Summary) -> String {
+  public func format(_ report: Report) -> String {
     var out = ""
-    for d in diagnostics {
+    for d in report.diagnostics {
       out += "\(d.file):\(d.start.line):\(d.start.column): \(paint(d.severity)): \(oneLine(d.message)) [\(d.rule)]\n"
     }
-    out += Self.summaryLine(summary) + "\n"
+    out += Self.summaryLine(report.summary) + "\n"
     return out
   }
 

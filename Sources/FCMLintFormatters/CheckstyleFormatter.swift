@@ -1,0 +1,28 @@
+import FCMLintEngine
+
+/// Checkstyle XML (what reviewdog, Jenkins' warnings plugin and many CI tools read): a `<file>`
+/// per linted file, an `<error>` per diagnostic with `source` set to `fcmlint.<rule>`.
+public struct CheckstyleFormatter: Formatter {
+  public init() {}
+
+  public func format(_ report: Report) -> String {
+    var byFile: [String: [Diagnostic]] = [:]
+    for d in report.diagnostics { byFile[d.file, default: []].append(d) }
+    var files = report.files
+    for file in byFile.keys.sorted() where !files.contains(file) { files.append(file) }
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
+    for file in files {
+      let diagnostics = byFile[file] ?? []
+      if diagnostics.isEmpty {
+        out += "  <file name=\"\(XMLText.escape(file))\"/>\n"
+        continue
+      }
+      out += "  <file name=\"\(XMLText.escape(file))\">\n"
+      for d in diagnostics {
+        out += "    <error line=\"\(d.start.line)\" column=\"\(d.start.column)\" severity=\"\(d.severity.rawValue)\" message=\"\(XMLText.escape(d.message))\" source=\"fcmlint.\(XMLText.escape(d.rule))\"/>\n"
+      }
+      out += "  </file>\n"
+    }
+    return out + "</checkstyle>\n"
+  }
+}

@@ -1,0 +1,64 @@
+import FCMLintEngine
+
+/// SARIF 2.1.0 (what GitHub code scanning and many IDEs read): the rules as the tool's
+/// `reportingDescriptor`s with their docs as `helpUri`, each result with a physical location
+/// (artifact URI relative to the working directory, 1-based region with its end, columns in UTF-16
+/// code units) and the JSON Pointer as a logical location.
+public struct SARIFFormatter: Formatter {
+  public init() {}
+
+  public func format(_ report: Report) -> String {
+    let rules = report.rules.sorted { $0.id < $1.id }
+    var ruleIndex: [String: Int] = [:]
+    for (i, r) in rules.enumerated() { ruleIndex[r.id] = i }
+
+    var out = #"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"fcmlint""#
+    if !report.toolVersion.isEmpty { out += ",\"version\":\(JSONText.quote(report.toolVersion))" }
+    out += ",\"rules\":["
+    out += rules.map { r in
+      "{\"id\":\(JSONText.quote(r.id)),\"shortDescription\":{\"text\":\(JSONText.quote(r.summary))},\"helpUri\":\(JSONText.quote(r.docs)),\"defaultConfiguration\":{\"level\":\"\(Self.level(r.severity))\"}}"
+    }.joined(separator: ",")
+    out += "]}},\"columnKind\":\"utf16CodeUnits\",\"results\":["
+    out += report.diagnostics.map { d in
+      var result = "{\"ruleId\":\(JSONText.quote(d.rule))"
+      if let index = ruleIndex[d.rule] { result += ",\"ruleIndex\":\(index)" }
+      result += ",\"level\":\"\(Self.level(d.severity))\",\"message\":{\"text\":\(JSONText.quote(d.message))}"
+      result += ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))}"
+      result += ",\"region\":{\"startLine\":\(d.start.line),\"startColumn\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column),\"byteOffset\":\(d.startOffset),\"byteLength\":\(d.endOffset - d.startOffset)}}"
+      result += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(JSONText.quote(d.pointer.isEmpty ? "/" : d.pointer)),\"kind\":\"value\"}]}]"
+      return result + "}"
+    }.joined(separator: ",")
+    out += "]}]}\n"
+    return out
+  }
+
+  static func level(_ severity: Severity) -> String {
+    switch severity {
+    case .error: return "error"
+    case .warning: return "warning"
+    case .info: return "note"
+    }
+  }
+
+  /// A relative URI reference for a path: each segment percent-encoded (RFC 3986 unreserved
+  /// characters kept), absolute paths as file:// URIs.
+  static func uri(_ path: String) -> String {
+    var p = path
+    while p.hasPrefix("./") { p.removeFirst(2) }
+    let encoded = p.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+      var out = ""
+      for byte in segment.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+          UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+          out.unicodeScalars.append(UnicodeScalar(byte))
+        default:
+          let hex = Array("0123456789ABCDEF")
+          out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+        }
+      }
+      return out
+    }.joined(separator: "/")
+    return p.hasPrefix("/") ? "file://" + encoded : encoded
+  }
+}
