@@ -9,7 +9,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
-    .library(name: "FCMLint", targets: ["FCMLintJSON", "FCMLintEngine", "FCMLintFormatters"]),
+    .library(name: "FCMLint", targets: ["FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes"]),
   ],
   dependencies: [
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -22,6 +22,7 @@ let package = Package(
       dependencies: ["FCMLintJSON", .product(name: "Yams", package: "Yams")]
     ),
     .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"]),
+    .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"]),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", plugins: ["EmbedRules"]),
@@ -33,7 +34,7 @@ let package = Package(
     .target(
       name: "FCMLintCLI",
       dependencies: [
-        "FCMLintEngine", "FCMLintFormatters", "FCMLintBuiltinRules",
+        "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -41,7 +42,7 @@ let package = Package(
     .testTarget(
       name: "FCMLintTests",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintBuiltinRules", "FCMLintCLI", "fcmlint",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules", "FCMLintCLI", "fcmlint",
       ],
       exclude: ["Fixtures"]
     ),

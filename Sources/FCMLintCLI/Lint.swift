@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FCMLintEngine
+import FCMLintFixes
 import FCMLintFormatters
 
 /// `fcmlint [lint] [options] PATH...`
@@ -32,6 +33,12 @@ struct Lint: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Files linted at once (default: one per core).", valueName: "n"))
   var jobs: Int?
 
+  @Flag(name: .long, help: "Fix what can be fixed mechanically and write the files (standard input: print the fixed document).")
+  var fix = false
+
+  @Flag(name: .long, help: "Print the fixes as a unified diff; write nothing.")
+  var fixDryRun = false
+
   @Option(name: .long, help: ArgumentHelp("What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default.", valueName: "kind"))
   var input: String?
 
@@ -53,6 +60,7 @@ struct Lint: ParsableCommand {
     }
     if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     if let stdinFilename, stdinFilename.isEmpty { throw ValidationError("--stdin-filename needs a name") }
+    if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other") }
   }
 
   func run() throws {
@@ -89,31 +97,37 @@ struct Lint: ParsableCommand {
 
     let results = lintAll(inputs, linter)
     var diagnostics: [Diagnostic] = []
-    for result in results {
-      switch result {
-      case .diagnostics(let d): diagnostics += d
-      case .failed(let e): ioErrors.append(e)
+    var linted: [String] = []
+    var fixed = 0
+    var fixedDocument: [UInt8]? = nil
+    for (input, result) in zip(inputs, results) {
+      if let error = result.error { ioErrors.append(error) }
+      guard result.read else { continue }
+      diagnostics += result.diagnostics
+      fixed += result.fixed
+      if let diff = result.diff { Console.out(diff) }
+      switch input {
+      case .file(let path): linted.append(path)
+      case .standardInput(let name):
+        linted.append(name)
+        if fix { fixedDocument = result.fixedBytes }
       }
     }
     if quiet { diagnostics.removeAll { $0.severity != .error } }
     diagnostics.sort(by: Diagnostic.ordered)
 
-    var linted: [String] = []
-    for (input, result) in zip(inputs, results) {
-      if case .failed = result { continue }
-      switch input {
-      case .file(let path): linted.append(path)
-      case .standardInput(let name): linted.append(name)
-      }
-    }
-    let summary = Summary(files: linted.count, diagnostics: diagnostics)
+    var summary = Summary(files: linted.count, diagnostics: diagnostics)
+    summary.fixed = fixed
+    // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
+    if let fixedDocument { Console.out(String(decoding: fixedDocument, as: UTF8.self)) }
     let report = Report(
       diagnostics: diagnostics, summary: summary, files: linted,
       rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) },
       toolVersion: FCMLintCommand.version)
     for (format, destination) in reports {
       if destination == "-" {
-        Console.out(format.formatter(color: format == .text && Console.wantsColor).format(report))
+        let text = format.formatter(color: format == .text && Console.wantsColor && fixedDocument == nil).format(report)
+        if fixedDocument != nil { Console.err(text) } else { Console.out(text) }
       } else if case .failure(let error) = FileSystem.write(format.formatter().format(report), to: destination) {
         ioErrors.append(FileSystem.IOError(path: destination, message: "cannot write the report: \(error.message)"))
       }
@@ -142,15 +156,22 @@ struct Lint: ParsableCommand {
     case standardInput(name: String)
   }
 
-  enum Result {
-    case diagnostics([Diagnostic])
-    case failed(FileSystem.IOError)
+  struct Result: Sendable {
+    var diagnostics: [Diagnostic] = []
+    /// Whether the input was read (and so counts as linted).
+    var read = true
+    var error: FileSystem.IOError? = nil
+    var fixed = 0
+    var diff: String? = nil
+    var fixedBytes: [UInt8]? = nil
+
+    static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
   }
 
   /// Lints every input, in parallel unless `--jobs 1`; results keep the inputs' order, so the
   /// output is the same either way.
   func lintAll(_ inputs: [Input], _ linter: Linter) -> [Result] {
-    let slots = Slots<Result>(count: inputs.count, initial: .diagnostics([]))
+    let slots = Slots<Result>(count: inputs.count, initial: Result())
     let work: @Sendable (Int) -> Void = { i in slots[i] = lintOne(inputs[i], linter) }
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     if jobs <= 1 {
@@ -170,18 +191,32 @@ struct Lint: ParsableCommand {
   static let maxFileSize = 64 << 20
 
   func lintOne(_ input: Input, _ linter: Linter) -> Result {
+    let name: String
+    let read: Swift.Result<[UInt8], FileSystem.IOError>
     switch input {
     case .file(let path):
-      switch FileSystem.read(path, limit: Self.maxFileSize) {
-      case .success(let bytes): return .diagnostics(linter.lint(bytes: bytes, file: path))
-      case .failure(let error): return .failed(error)
-      }
-    case .standardInput(let name):
-      switch FileSystem.readStandardInput(limit: Self.maxFileSize) {
-      case .success(let bytes): return .diagnostics(linter.lint(bytes: bytes, file: name))
-      case .failure(let error): return .failed(error)
-      }
+      name = path
+      read = FileSystem.read(path, limit: Self.maxFileSize)
+    case .standardInput(let stdinName):
+      name = stdinName
+      read = FileSystem.readStandardInput(limit: Self.maxFileSize)
     }
+    guard case .success(let bytes) = read else {
+      if case .failure(let error) = read { return .failed(error) }
+      return Result()
+    }
+    guard fix || fixDryRun else { return Result(diagnostics: linter.lint(bytes: bytes, file: name)) }
+
+    let outcome = Fixer(linter: linter).fix(bytes: bytes, file: name)
+    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes)
+    guard outcome.bytes != bytes else { return result }
+    if fixDryRun {
+      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
+    } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
+      // Not written: report what the file still holds.
+      result = Result(diagnostics: linter.lint(bytes: bytes, file: name), error: FileSystem.IOError(path: failure.path, message: failure.message))
+    }
+    return result
   }
 }
 

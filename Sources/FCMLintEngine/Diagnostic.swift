@@ -32,10 +32,12 @@ public struct Diagnostic: Sendable, Equatable {
   public var endOffset: Int
   /// Where the requirement is documented.
   public var docs: String
+  /// The correction `--fix` applies, as edits of the original text.
+  public var fix: Fix?
 
   public init(
     file: String, rule: String, severity: Severity, message: String, pointer: String,
-    start: SourcePosition, end: SourcePosition, startOffset: Int, endOffset: Int, docs: String
+    start: SourcePosition, end: SourcePosition, startOffset: Int, endOffset: Int, docs: String, fix: Fix? = nil
   ) {
     self.file = file
     self.rule = rule
@@ -47,6 +49,7 @@ public struct Diagnostic: Sendable, Equatable {
     self.startOffset = startOffset
     self.endOffset = endOffset
     self.docs = docs
+    self.fix = fix
   }
 
   /// The output order: file, line, column, rule id, then message, so that output is identical
@@ -66,6 +69,8 @@ public struct Summary: Sendable, Equatable {
   public var errors = 0
   public var warnings = 0
   public var infos = 0
+  /// Problems `--fix` corrected (they are no longer among the diagnostics).
+  public var fixed = 0
 
   public init(files: Int = 0, diagnostics: [Diagnostic] = []) {
     self.files = files

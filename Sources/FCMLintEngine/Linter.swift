@@ -81,7 +81,7 @@ public struct Linter: Sendable {
 
   /// Lints a parsed document.
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
-    var findings: [(rule: Rule, check: Rule.Check, finding: Finding)] = []
+    var findings: [(rule: Rule, check: Rule.Check, finding: Finding, given: NodeID)] = []
     for rule in rules {
       for path in rule.given {
         for node in path.select(in: document) {
@@ -89,7 +89,7 @@ public struct Linter: Sendable {
           guard rule.when.allSatisfy({ holds($0, context) }) else { continue }
           for check in rule.then {
             for target in targets(of: check, context) {
-              for finding in check.function.check(target, in: context) { findings.append((rule, check, finding)) }
+              for finding in check.function.check(target, in: context) { findings.append((rule, check, finding, node)) }
             }
           }
         }
@@ -98,8 +98,9 @@ public struct Linter: Sendable {
     guard !findings.isEmpty else { return [] }
 
     let locator = SourceLocator(bytes: document.bytes)
+    let fixes = FixBuilder(document: document)
     var diagnostics: [Diagnostic] = []
-    for (rule, check, finding) in findings {
+    for (rule, check, finding, given) in findings {
       let node = document[finding.node]
       let atKey = finding.atKey && node.keyStart >= 0
       let start = finding.range?.lowerBound ?? Int(atKey ? node.keyStart : node.start)
@@ -111,15 +112,33 @@ public struct Linter: Sendable {
       values["pointer"] = pointer
       let template = check.message ?? rule.message
       let message = template?.render(values) ?? values["detail"] ?? rule.summary
+      var fix: Fix? = nil
+      if let action = rule.fix, var edits = fixes.edits(for: action, finding: finding, given: given, values: values), !edits.isEmpty {
+        for i in edits.indices {
+          edits[i].startPosition = locator.position(of: edits[i].start)
+          edits[i].endPosition = locator.position(of: edits[i].end)
+        }
+        fix = Fix(description: rule.fixDescription?.render(values) ?? Self.describe(action, values), edits: edits)
+      }
       let diagnostic = Diagnostic(
         file: file, rule: rule.id, severity: rule.severity, message: message, pointer: pointer,
         start: locator.position(of: start), end: locator.position(of: end),
-        startOffset: start, endOffset: end, docs: rule.docs)
+        startOffset: start, endOffset: end, docs: rule.docs, fix: fix)
       // Two `given` paths can reach the same node; report it once.
       if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
     }
     diagnostics.sort(by: Diagnostic.ordered)
     return diagnostics
+  }
+
+  static func describe(_ action: FixAction, _ values: [String: String]) -> String {
+    switch action {
+    case .set(let path, let value): return "set \(path.description) to \(value)"
+    case .renameKey(let template): return "rename to '\(template.render(values))'"
+    case .replaceValue: return "replace the value"
+    case .move(let path): return "move to \(path.description)"
+    case .replacePattern(let pattern, let with): return with.isEmpty ? "remove /\(pattern.source)/" : "replace /\(pattern.source)/ with '\(with)'"
+    }
   }
 
   private func targets(of check: Rule.Check, _ context: FunctionContext) -> [JSONPath.Resolution] {

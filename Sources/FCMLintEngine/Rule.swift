@@ -12,6 +12,9 @@ public struct Rule: Sendable {
   public var when: [Condition]
   public var then: [Check]
   public var message: MessageTemplate?
+  /// The mechanical correction offered for each finding, if the right change is unambiguous.
+  public var fix: FixAction?
+  public var fixDescription: MessageTemplate?
   public var examples: Examples
   /// The file the rule was read from (`rules/...` for the built-in pack).
   public var source: String

@@ -4,7 +4,7 @@ import FCMLintJSON
 /// bad options, an unknown placeholder) is a `ConfigurationError` with the file's line and column:
 /// a rule never silently does nothing.
 public enum RuleLoader {
-  static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "examples"]
+  static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "fix", "examples"]
   static let checkKeys = ["field", "function", "options", "message"]
   static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
 
@@ -79,10 +79,44 @@ public enum RuleLoader {
     var examples = Rule.Examples(valid: [], invalid: [])
     if let value = fields["examples"]?.value { examples = try loadExamples(value) }
 
+    var fix: FixAction? = nil
+    var fixDescription: MessageTemplate? = nil
+    if let value = fields["fix"]?.value { (fix, fixDescription) = try loadFix(value, placeholders: placeholders) }
+
     return Rule(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
-      when: when, then: then, message: message, examples: examples, source: file, isBuiltin: isBuiltin,
+      when: when, then: then, message: message, fix: fix, fixDescription: fixDescription, examples: examples,
+      source: file, isBuiltin: isBuiltin,
       idLine: idValue.line, idColumn: idValue.column)
+  }
+
+  static func loadFix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> (FixAction, MessageTemplate?) {
+    var fields: [String: DataValue] = [:]
+    for (key, _, v) in try value.mapping(allowed: ["set", "value", "renameKey", "replaceValue", "move", "replacePattern", "with", "description"], what: "fix") {
+      fields[key] = v
+    }
+    let kinds = ["set", "renameKey", "replaceValue", "move", "replacePattern"].filter { fields[$0] != nil }
+    guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, move, replacePattern") }
+    let kind = kinds[0]
+    if fields["value"] != nil && kind != "set" { throw fields["value"]!.fail("'value' goes with 'set'") }
+    if fields["with"] != nil && kind != "replacePattern" { throw fields["with"]!.fail("'with' goes with 'replacePattern'") }
+    let action: FixAction
+    switch kind {
+    case "set":
+      guard let v = fields["value"] else { throw value.fail("'set' needs 'value'") }
+      action = .set(try parsePath(fields["set"]!, what: "set"), try v.literal())
+    case "renameKey": action = .renameKey(try template(fields["renameKey"]!, allowed: placeholders))
+    case "replaceValue": action = .replaceValue(try template(fields["replaceValue"]!, allowed: placeholders.union(["raw", "rawString"])))
+    case "move": action = .move(try parsePath(fields["move"]!, what: "move"))
+    default:
+      guard let with = fields["with"] else { throw value.fail("'replacePattern' needs 'with'") }
+      guard case .pattern(let pattern) = try loadOption(fields["replacePattern"]!, OptionSpec("replacePattern", .pattern, "")) else {
+        throw fields["replacePattern"]!.fail("not a regular expression")
+      }
+      action = .replacePattern(pattern, with: try with.string(what: "with"))
+    }
+    let description = try fields["description"].map { v throws(ConfigurationError) in try template(v, allowed: placeholders) }
+    return (action, description)
   }
 
   static func isRuleID(_ id: String) -> Bool {

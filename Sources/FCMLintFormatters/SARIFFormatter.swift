@@ -26,6 +26,12 @@ public struct SARIFFormatter: Formatter {
       result += ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))}"
       result += ",\"region\":{\"startLine\":\(d.start.line),\"startColumn\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column),\"byteOffset\":\(d.startOffset),\"byteLength\":\(d.endOffset - d.startOffset)}}"
       result += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(JSONText.quote(d.pointer.isEmpty ? "/" : d.pointer)),\"kind\":\"value\"}]}]"
+      if let fix = d.fix {
+        let replacements = fix.edits.map { e in
+          "{\"deletedRegion\":{\"startLine\":\(e.startPosition.line),\"startColumn\":\(e.startPosition.column),\"endLine\":\(e.endPosition.line),\"endColumn\":\(e.endPosition.column)},\"insertedContent\":{\"text\":\(JSONText.quote(e.replacement))}}"
+        }.joined(separator: ",")
+        result += ",\"fixes\":[{\"description\":{\"text\":\(JSONText.quote(fix.description))},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))},\"replacements\":[\(replacements)]}]}]"
+      }
       return result + "}"
     }.joined(separator: ",")
     out += "]}]}\n"

@@ -15,7 +15,11 @@ public struct TextFormatter: Formatter {
     for d in report.diagnostics {
       out += "\(d.file):\(d.start.line):\(d.start.column): \(paint(d.severity)): \(oneLine(d.message)) [\(d.rule)]\n"
     }
-    out += Self.summaryLine(report.summary) + "\n"
+    var summary = Self.summaryLine(report.summary)
+    let fixable = report.diagnostics.filter { $0.fix != nil }.count
+    if report.summary.fixed > 0 { summary += "; \(report.summary.fixed) fixed" }
+    if fixable > 0 { summary += "; \(fixable) fixable with --fix" }
+    out += summary + "\n"
     return out
   }
 

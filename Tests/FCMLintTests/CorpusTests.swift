@@ -19,7 +19,7 @@ final class CorpusTests: XCTestCase {
       diagnostics += linter.lint(bytes: bytes, file: relative)
     }
     diagnostics.sort(by: Diagnostic.ordered)
-    return TextFormatter().format(diagnostics, summary: Summary(files: files.count, diagnostics: diagnostics))
+    return TextFormatter().format(Report(diagnostics: diagnostics, summary: Summary(files: files.count, diagnostics: diagnostics)))
   }
 
   func testCorpusMatchesExpectedDiagnostics() throws {

@@ -1,0 +1,203 @@
+import FCMLintJSON
+
+/// One replacement of a byte range of the original file.
+public struct TextEdit: Sendable, Equatable {
+  /// Byte offsets in the file; `start == end` inserts.
+  public var start: Int
+  public var end: Int
+  public var replacement: String
+  /// Line and column of `start` and `end` (filled in by the linter, for editors).
+  public var startPosition = SourcePosition(line: 1, column: 1)
+  public var endPosition = SourcePosition(line: 1, column: 1)
+
+  public init(start: Int, end: Int, replacement: String) {
+    self.start = start
+    self.end = end
+    self.replacement = replacement
+  }
+}
+
+/// A mechanical correction: what it does, and the minimal edits of the original text that do it,
+/// so indentation, key order and line endings elsewhere stay byte-identical.
+public struct Fix: Sendable, Equatable {
+  public var description: String
+  public var edits: [TextEdit]
+}
+
+/// What a rule's `fix:` does to each reported value. Only changes whose right form is
+/// unambiguous are offered; a fix that cannot be applied cleanly (the target already exists, a
+/// parent is not an object) is simply not offered.
+public enum FixAction: Sendable {
+  /// Set the value at a path (relative to the `given` node with `@`), creating missing objects.
+  case set(JSONPath, LiteralValue)
+  /// Rename the reported member's key (a template: `{suggestion}` and the function's values).
+  case renameKey(MessageTemplate)
+  /// Replace the reported value by new JSON text (a template: `{raw}` is the value's JSON text,
+  /// `{rawString}` that text as a JSON string).
+  case replaceValue(MessageTemplate)
+  /// Move the reported member to a path, creating missing objects; nothing is overwritten.
+  case move(JSONPath)
+  /// Replace what a pattern matches in the reported string value.
+  case replacePattern(CompiledPattern, with: String)
+}
+
+/// Builds edits for fixes, matching the file's own layout (indentation, separators, line endings).
+struct FixBuilder {
+  let document: JSONDocument
+
+  func edits(for action: FixAction, finding: Finding, given: NodeID, values: [String: String]) -> [TextEdit]? {
+    let node = finding.node
+    switch action {
+    case .set(let path, let value):
+      return set(path, from: given, valueText: value.description)
+    case .renameKey(let template):
+      guard let parent = parentObject(of: node) else { return nil }
+      let name = template.render(values)
+      guard !name.isEmpty, document.member(parent, name) == nil else { return nil }
+      let n = document[node]
+      return [TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))]
+    case .replaceValue(let template):
+      var v = values
+      v["raw"] = document.rawText(node)
+      v["rawString"] = JSONText.quote(document.rawText(node))
+      let text = template.render(v)
+      // The replacement must itself be JSON, or the fix would break the file.
+      guard case .success = JSONParser.parse(Array(text.utf8)) else { return nil }
+      let n = document[node]
+      return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: text)]
+    case .move(let path):
+      guard parentObject(of: node) != nil, path.select(in: document, from: given).isEmpty else { return nil }
+      guard let insert = set(path, from: given, valueText: document.rawText(node)) else { return nil }
+      let remove = removeMember(node)
+      // Both edits must not overlap (moving into the member's own object is fine, into itself is not).
+      guard insert.allSatisfy({ $0.end <= remove.start || $0.start >= remove.end }) else { return nil }
+      return insert + [remove]
+    case .replacePattern(let pattern, let with):
+      guard let s = document.string(node) else { return nil }
+      let replaced = s.replacing(pattern.regex, with: with)
+      guard replaced != s else { return nil }
+      let n = document[node]
+      return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: JSONText.quote(replaced))]
+    }
+  }
+
+  private func parentObject(of node: NodeID) -> NodeID? {
+    let parent = document[node].parent
+    guard parent >= 0, document.kind(parent) == .object else { return nil }
+    return parent
+  }
+
+  /// Edits that make `path` hold `valueText`: replace an existing value, or add the missing
+  /// members to the deepest existing object.
+  func set(_ path: JSONPath, from given: NodeID, valueText: String) -> [TextEdit]? {
+    var names: [String] = []
+    for segment in path.segments {
+      guard case .member(let name, _) = segment else { return nil }
+      names.append(name)
+    }
+    var current = path.anchor == .root ? JSONDocument.root : given
+    var i = 0
+    if path.anchor == .root {
+      // A root path first names the mount (for a bare Message, `$.message`), not file members.
+      guard names.count >= document.mount.count, zip(names, document.mount).allSatisfy({ $0 == $1 }) else { return nil }
+      i = document.mount.count
+    }
+    while i < names.count, let child = document.member(current, names[i]) {
+      current = child
+      i += 1
+    }
+    if i == names.count {
+      if document.rawText(current) == valueText { return nil }
+      let n = document[current]
+      return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: valueText)]
+    }
+    guard document.kind(current) == .object else { return nil }
+    return [insertMember(into: current, names: Array(names[i...]), valueText: valueText)]
+  }
+
+  /// Inserts `"names[0]": {"names[1]": ... valueText}` as the last member of `object`, laid out
+  /// like the object's existing members.
+  func insertMember(into object: NodeID, names: [String], valueText: String) -> TextEdit {
+    let bytes = document.bytes
+    let o = document[object]
+    let newline = bytes.contains(0x0D) && bytes.contains(0x0A) ? "\r\n" : "\n"
+    let members = Array(document.children(object))
+    // The object's own indentation: the whitespace that starts the line of its opening brace.
+    let ownIndent = lineIndent(at: Int(o.start))
+    var memberIndent: String? = nil
+    var separator = ": "
+    if let last = members.last {
+      let l = document[last]
+      separator = String(decoding: bytes[Int(l.keyEnd)..<Int(l.start)], as: UTF8.self)
+      let before = whitespace(before: Int(l.keyStart))
+      if before.contains("\n") { memberIndent = String(before[before.index(after: before.lastIndex(of: "\n")!)...]) }
+    } else if bytes[Int(o.start)..<Int(o.end)].contains(0x0A) || bytes[Int(o.start)..<Int(o.end)].contains(0x0D) {
+      memberIndent = ownIndent + indentUnit(ownIndent)
+    }
+    let unit = memberIndent.map { indentUnit(ownIndent, member: $0) }
+    func nested(_ i: Int, indent: String?) -> String {
+      if i == names.count { return valueText }
+      let key = JSONText.quote(names[i]) + separator
+      if i == names.count - 1 { return key + valueText }
+      guard let indent, let unit else { return key + "{" + nested(i + 1, indent: nil) + "}" }
+      let inner = indent + unit
+      return key + "{" + newline + inner + nested(i + 1, indent: inner) + newline + indent + "}"
+    }
+    let member = nested(0, indent: memberIndent)
+    if let last = members.last {
+      let insertAt = Int(document[last].end)
+      let lead = memberIndent.map { newline + $0 } ?? (separator.hasSuffix(" ") ? " " : "")
+      return TextEdit(start: insertAt, end: insertAt, replacement: "," + lead + member)
+    }
+    // An empty object: put the member between the braces.
+    let inside = Int(o.start) + 1
+    if let memberIndent {
+      return TextEdit(start: inside, end: Int(o.end) - 1, replacement: newline + memberIndent + member + newline + ownIndent)
+    }
+    return TextEdit(start: inside, end: Int(o.end) - 1, replacement: member)
+  }
+
+  /// Removes a member with the comma that joins it to its neighbours.
+  func removeMember(_ member: NodeID) -> TextEdit {
+    let m = document[member]
+    let parent = m.parent
+    let siblings = Array(document.children(parent))
+    let index = siblings.firstIndex(of: member)!
+    if index + 1 < siblings.count {
+      // Up to the next member's key: its comma and the whitespace before the key go too.
+      let next = document[siblings[index + 1]]
+      return TextEdit(start: Int(m.keyStart), end: Int(next.keyStart), replacement: "")
+    }
+    if index > 0 {
+      // The last member: from the end of the previous value, taking the comma with it.
+      let previous = document[siblings[index - 1]]
+      return TextEdit(start: Int(previous.end), end: Int(m.end), replacement: "")
+    }
+    // The only member: empty the braces.
+    let p = document[parent]
+    return TextEdit(start: Int(p.start) + 1, end: Int(p.end) - 1, replacement: "")
+  }
+
+  private func whitespace(before offset: Int) -> String {
+    var i = offset
+    let bytes = document.bytes
+    while i > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i - 1]) { i -= 1 }
+    return String(decoding: bytes[i..<offset], as: UTF8.self)
+  }
+
+  private func lineIndent(at offset: Int) -> String {
+    let bytes = document.bytes
+    var start = offset
+    while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+    var end = start
+    while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// One level of indentation: what a member adds to its object's indentation, else a guess from
+  /// the object's own (tabs stay tabs).
+  private func indentUnit(_ own: String, member: String? = nil) -> String {
+    if let member, member.hasPrefix(own), member.count > own.count { return String(member.dropFirst(own.count)) }
+    return own.hasPrefix("\t") ? "\t" : "  "
+  }
+}
