@@ -22,6 +22,11 @@ public struct TextEdit: Sendable, Equatable {
 public struct Fix: Sendable, Equatable {
   public var description: String
   public var edits: [TextEdit]
+
+  public init(description: String, edits: [TextEdit]) {
+    self.description = description
+    self.edits = edits
+  }
 }
 
 /// What a rule's `fix:` does to each reported value. Only changes whose right form is
@@ -129,8 +134,11 @@ struct FixBuilder {
     if let last = members.last {
       let l = document[last]
       separator = String(decoding: bytes[Int(l.keyEnd)..<Int(l.start)], as: UTF8.self)
-      let before = whitespace(before: Int(l.keyStart))
-      if before.contains("\n") { memberIndent = String(before[before.index(after: before.lastIndex(of: "\n")!)...]) }
+      // Members on their own lines: the indentation after the last line break before the key.
+      let before = Array(whitespace(before: Int(l.keyStart)).utf8)
+      if let lineBreak = before.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+        memberIndent = String(decoding: before[(lineBreak + 1)...], as: UTF8.self)
+      }
     } else if bytes[Int(o.start)..<Int(o.end)].contains(0x0A) || bytes[Int(o.start)..<Int(o.end)].contains(0x0D) {
       memberIndent = ownIndent + indentUnit(ownIndent)
     }
