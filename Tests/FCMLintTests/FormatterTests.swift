@@ -93,3 +93,12 @@ final class FormatterTests: XCTestCase {
     XCTAssertEqual(String(lines.last!), "2 problems (1 error, 0 warnings, 1 info) in 3 files")
   }
 }
+
+/// The editor docs show the same regular expression the tests hold the text format to.
+final class IntegrationDocsTests: XCTestCase {
+  func testDocumentedPatternIsTheTestedOne() throws {
+    let docs = try Repository.read("docs/integrations.md")
+    XCTAssertTrue(docs.contains("<!-- text-pattern -->\n```\n\(TextFormatter.linePattern)\n```"), "docs/integrations.md must show TextFormatter.linePattern")
+    XCTAssertTrue(docs.contains(TextFormatter.linePattern.replacingOccurrences(of: "\\", with: "\\\\")), "the VS Code problem matcher must use the same pattern")
+  }
+}
