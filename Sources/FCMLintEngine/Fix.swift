@@ -58,7 +58,7 @@ struct FixBuilder {
     case .renameKey(let template):
       guard let parent = parentObject(of: node) else { return nil }
       let name = template.render(values)
-      guard !name.isEmpty, document.member(parent, name) == nil else { return nil }
+      guard !name.isEmpty, JSONPath.member(document, parent, name) == nil else { return nil }
       let n = document[node]
       return [TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))]
     case .replaceValue(let template):
@@ -107,7 +107,7 @@ struct FixBuilder {
       guard names.count >= document.mount.count, zip(names, document.mount).allSatisfy({ $0 == $1 }) else { return nil }
       i = document.mount.count
     }
-    while i < names.count, let child = document.member(current, names[i]) {
+    while i < names.count, let child = JSONPath.member(document, current, names[i]) {
       current = child
       i += 1
     }

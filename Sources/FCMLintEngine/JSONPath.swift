@@ -8,6 +8,10 @@ import FCMLintJSON
 /// - `['name']` or `["name"]` any member name, such as `['mutable-content']` (escape `\'`, `\"`, `\\`);
 /// - `.*` or `[*]` every member of an object or element of an array;
 /// - `[N]` the N-th element of an array (0-based).
+///
+/// A member name with an underscore also matches its lowerCamelCase spelling (`fcm_options`
+/// matches `fcmOptions`): FCM reads proto3 JSON, which accepts both spellings of every field, and
+/// the last of them wins. Rules are written with the snake_case names the Firebase docs use.
 public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   public enum Anchor: Sendable, Equatable { case root, current }
 
@@ -102,6 +106,28 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     self.description = text
   }
 
+  /// The member `name` of `object`, in either proto3 JSON spelling.
+  public static func member(_ document: JSONDocument, _ object: NodeID, _ name: String, _ bytes: [UInt8]? = nil) -> NodeID? {
+    let bytes = bytes ?? Array(name.utf8)
+    guard bytes.contains(UInt8(ascii: "_")) else { return document.member(object, bytes) }
+    return document.member(object, bytes, or: Array(lowerCamelCase(name).utf8))
+  }
+
+  /// `fcm_options` → `fcmOptions`, as protoc derives JSON names.
+  public static func lowerCamelCase(_ name: String) -> String {
+    var out = ""
+    var upper = false
+    for c in name {
+      if c == "_" {
+        upper = true
+      } else {
+        out.append(upper ? Character(c.uppercased()) : c)
+        upper = false
+      }
+    }
+    return out
+  }
+
   private static func isNameScalar(_ c: Unicode.Scalar, first: Bool) -> Bool {
     switch c {
     case "a"..."z", "A"..."Z", "_": return true
@@ -164,7 +190,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
     switch segments[segment] {
     case .member(let name, let bytes):
-      if let child = document.member(node, bytes) {
+      if let child = Self.member(document, node, name, bytes) {
         walk(document, from: child, segment: segment + 1, visit)
       } else {
         visit(.missing(nearest: node, missing: name))

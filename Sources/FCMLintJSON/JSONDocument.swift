@@ -95,6 +95,19 @@ public struct JSONDocument: Sendable {
 
   public func member(_ object: NodeID, _ name: String) -> NodeID? { member(object, Array(name.utf8)) }
 
+  /// The last member named either `name` or `alternate` (two spellings of one field).
+  public func member(_ object: NodeID, _ name: [UInt8], or alternate: [UInt8]) -> NodeID? {
+    let node = nodes[Int(object)]
+    guard node.kind == .object else { return nil }
+    var found: NodeID? = nil
+    var child = node.firstChild
+    while child >= 0 {
+      if keyEquals(child, name) || keyEquals(child, alternate) { found = child }
+      child = nodes[Int(child)].nextSibling
+    }
+    return found
+  }
+
   /// The `index`-th element of an array, or nil.
   public func element(_ array: NodeID, _ index: Int) -> NodeID? {
     guard nodes[Int(array)].kind == .array, index >= 0 else { return nil }

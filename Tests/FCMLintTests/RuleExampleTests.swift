@@ -19,7 +19,8 @@ final class RuleExampleTests: XCTestCase {
 
   /// The rule files as written (YAML, with their line numbers for failure messages).
   func sourceRules() throws -> [Rule] {
-    var rules = RuleSet()
+    // The schemas (fcm-v1) come with the built-in pack; rule files that use `schema` need them.
+    var rules = RuleSet(resources: builtinRules().resources)
     try rules.addDirectory(Repository.path("rules"))
     return rules.rules
   }
@@ -32,13 +33,17 @@ final class RuleExampleTests: XCTestCase {
     for rule in try sourceRules() {
       var only = RuleSet()
       try only.add(rule)
-      let linter = Linter(rules: only)
+      func lint(_ example: Rule.Example) -> [Diagnostic] {
+        var options = Linter.Options()
+        options.input = example.input
+        return Linter(rules: only, options: options).lint(bytes: Array(example.json.utf8), file: "example.json")
+      }
       for example in rule.examples.valid {
-        let found = linter.lint(bytes: Array(example.json.utf8), file: "example.json")
+        let found = lint(example)
         XCTAssertEqual(found.map(\.pointer), [], "\(rule.source):\(example.line): valid example triggers the rule: \(found.map(\.message))")
       }
       for example in rule.examples.invalid {
-        let found = linter.lint(bytes: Array(example.json.utf8), file: "example.json")
+        let found = lint(example)
         XCTAssertEqual(found.map(\.pointer), example.pointers, "\(rule.source):\(example.line): invalid example: \(found.map(\.message))")
         for diagnostic in found {
           XCTAssertEqual(diagnostic.rule, rule.id)

@@ -40,7 +40,7 @@ struct ContentSize: RuleFunction {
     var parts: [(String, Int)] = []
     for path in paths {
       for id in path.select(in: document, from: context.given) {
-        parts.append((path.description, Self.contentBytes(id, in: document)))
+        parts.append((document.pointer(id), Self.contentBytes(id, in: document)))
       }
     }
     let size = parts.reduce(0) { $0 + $1.1 }

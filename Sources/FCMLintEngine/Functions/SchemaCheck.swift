@@ -4,19 +4,22 @@ import FCMLintJSON
 /// in either spelling, types, enum values. One walk, three concerns, chosen with `check`, so each
 /// is its own rule with its own id and severity:
 /// - `unknownFields`: a name the API rejects ("Unknown name ... Cannot find field"), with a hint
-///   from `hints` (SDK or legacy names) or a did-you-mean;
+///   from `hints` (SDK or legacy names; a `Type.name` key applies in that type only and wins over a
+///   bare `name` key) or a did-you-mean;
 /// - `types`: a value of the wrong JSON type (null is valid for every field and leaves it unset);
 /// - `enums`: a string outside the enum (`lowercase` lists fields that also accept lower case).
 /// Maps and free-form objects (`data`, `headers`, `apns.payload`, `webpush.notification`) are not
-/// looked into: their keys are the sender's own.
+/// looked into: their keys are the sender's own. `ignore` lists `Type.field` entries whose value a
+/// dedicated rule checks (such as `AndroidConfig.ttl`), so one mistake gets one diagnostic.
 struct SchemaCheck: RuleFunction {
   static let name = "schema"
   static let summary = "A message must match the schema `schema`: known field names (`check: unknownFields`), JSON types (`types`) or enum values (`enums`)."
   static let options = [
     OptionSpec("schema", .string, required: true, "the schema's name (fcm-v1 is built in)"),
     OptionSpec("check", .string, required: true, "unknownFields, types or enums"),
-    OptionSpec("hints", .stringMap, "a field name → what to write instead, for known mistakes"),
+    OptionSpec("hints", .stringMap, "a field name (or Type.name) → what to write instead, for known mistakes"),
     OptionSpec("lowercase", .strings, "Type.field enums that also accept lower-case values"),
+    OptionSpec("ignore", .strings, "Type.field entries whose values are not checked (a dedicated rule does it)"),
   ]
   static let placeholders = ["field", "type"]
 
@@ -26,6 +29,7 @@ struct SchemaCheck: RuleFunction {
   let check: Check
   let hints: [String: String]
   let lowercase: Set<String>
+  let ignore: Set<String>
 
   init(options: FunctionOptions) throws(OptionError) {
     let name = options.string("schema")!
@@ -39,6 +43,7 @@ struct SchemaCheck: RuleFunction {
     self.check = check
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
+    ignore = Set(options.strings("ignore") ?? [])
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
@@ -73,7 +78,7 @@ struct SchemaCheck: RuleFunction {
         if check == .unknownFields {
           let names = type.fields.flatMap { [$0.proto, $0.json] }
           var detail = "unknown field '\(key)' in \(typeName)"
-          if let hint = hints[key] {
+          if let hint = hints["\(typeName).\(key)"] ?? hints[key] {
             detail += ": \(hint)"
           } else if let near = closest(to: key, in: names) {
             detail += "; did you mean '\(near)'?"
@@ -84,6 +89,7 @@ struct SchemaCheck: RuleFunction {
       }
       let field = type.fields[index]
       if document.kind(member) == .null { continue }  // null leaves any field unset
+      if ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") { continue }
       if field.repeated {
         guard document.kind(member) == .array else {
           typeError(member, field, typeName, "a list", document, &findings)
@@ -142,7 +148,9 @@ struct SchemaCheck: RuleFunction {
       if field.values.contains(s) || (allowsLowercase && field.values.contains(s.uppercased()) && s == s.lowercased()) { break }
       let choices = field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }
       var detail = "'\(s)' is not a value of \(typeName).\(field.proto) (values: \(choices.joined(separator: ", ")))"
-      if let near = choices.first(where: { $0.lowercased() == s.lowercased() || $0.lowercased().hasSuffix("_" + s.lowercased()) }) ?? closest(to: s, in: choices) {
+      // "high" for PRIORITY_HIGH, and the reverse mix-up, "PRIORITY_HIGH" for HIGH.
+      if let near = choices.first(where: { $0.lowercased() == s.lowercased() || $0.lowercased().hasSuffix("_" + s.lowercased()) })
+        ?? choices.first(where: { s.lowercased().hasSuffix("_" + $0.lowercased()) }) ?? closest(to: s, in: choices) {
         detail += "; did you mean '\(near)'?"
       }
       findings.append(Finding(node: id, values: ["detail": detail, "field": field.json, "type": typeName]))
