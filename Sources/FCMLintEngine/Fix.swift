@@ -29,6 +29,22 @@ public struct Fix: Sendable, Equatable {
   }
 }
 
+/// A rule's `fix:`: the action, for which reported values, and how it is described.
+public struct RuleFix: Sendable {
+  public var action: FixAction
+  /// Only values of these JSON types (object, array, string, number, boolean, null), when set.
+  public var kinds: [String]?
+  /// Only these values, when set (`true` and `"1"` become 1, but `false` does not).
+  public var values: [LiteralValue]?
+  public var description: MessageTemplate?
+
+  func applies(to node: NodeID, in document: JSONDocument) -> Bool {
+    if let kinds, !kinds.contains(document.kind(node).name) { return false }
+    if let values, !values.contains(where: { $0.matches(node, in: document) }) { return false }
+    return true
+  }
+}
+
 /// What a rule's `fix:` does to each reported value. Only changes whose right form is
 /// unambiguous are offered; a fix that cannot be applied cleanly (the target already exists, a
 /// parent is not an object) is simply not offered.
@@ -40,8 +56,9 @@ public enum FixAction: Sendable {
   /// Replace the reported value by new JSON text (a template: `{raw}` is the value's JSON text,
   /// `{rawString}` that text as a JSON string).
   case replaceValue(MessageTemplate)
-  /// Move the reported member to a path, creating missing objects; nothing is overwritten.
-  case move(JSONPath)
+  /// Move the reported member, keeping its key, into the object at a path (created when
+  /// missing); nothing is overwritten.
+  case moveInto(JSONPath)
   /// Replace what a pattern matches in the reported string value.
   case replacePattern(CompiledPattern, with: String)
 }
@@ -70,9 +87,11 @@ struct FixBuilder {
       guard case .success = JSONParser.parse(Array(text.utf8)) else { return nil }
       let n = document[node]
       return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: text)]
-    case .move(let path):
-      guard parentObject(of: node) != nil, path.select(in: document, from: given).isEmpty else { return nil }
-      guard let insert = set(path, from: given, valueText: document.rawText(node)) else { return nil }
+    case .moveInto(let path):
+      guard parentObject(of: node) != nil, let key = document.key(node) else { return nil }
+      let destination = JSONPath(anchor: path.anchor, segments: path.segments + [.member(key, Array(key.utf8))], description: path.description + "['\(key)']")
+      guard destination.select(in: document, from: given).isEmpty else { return nil }
+      guard let insert = set(destination, from: given, valueText: document.rawText(node)) else { return nil }
       let remove = removeMember(node)
       // Both edits must not overlap (moving into the member's own object is fine, into itself is not).
       guard insert.allSatisfy({ $0.end <= remove.start || $0.start >= remove.end }) else { return nil }

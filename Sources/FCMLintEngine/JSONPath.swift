@@ -32,6 +32,13 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     public var message: String
   }
 
+  /// A path from parts (for paths built from others).
+  public init(anchor: Anchor, segments: [Segment], description: String) {
+    self.anchor = anchor
+    self.segments = segments
+    self.description = description
+  }
+
   public init(_ text: String) throws(ParseError) {
     let chars = Array(text.unicodeScalars)
     var i = 0

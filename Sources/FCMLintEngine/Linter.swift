@@ -113,12 +113,14 @@ public struct Linter: Sendable {
       let template = check.message ?? rule.message
       let message = template?.render(values) ?? values["detail"] ?? rule.summary
       var fix: Fix? = nil
-      if let action = rule.fix, var edits = fixes.edits(for: action, finding: finding, given: given, values: values), !edits.isEmpty {
+      if let ruleFix = rule.fix, ruleFix.applies(to: finding.node, in: document),
+        var edits = fixes.edits(for: ruleFix.action, finding: finding, given: given, values: values), !edits.isEmpty
+      {
         for i in edits.indices {
           edits[i].startPosition = locator.position(of: edits[i].start)
           edits[i].endPosition = locator.position(of: edits[i].end)
         }
-        fix = Fix(description: rule.fixDescription?.render(values) ?? Self.describe(action, values), edits: edits)
+        fix = Fix(description: ruleFix.description?.render(values) ?? Self.describe(ruleFix.action, values), edits: edits)
       }
       let diagnostic = Diagnostic(
         file: file, rule: rule.id, severity: rule.severity, message: message, pointer: pointer,
@@ -136,7 +138,7 @@ public struct Linter: Sendable {
     case .set(let path, let value): return "set \(path.description) to \(value)"
     case .renameKey(let template): return "rename to '\(template.render(values))'"
     case .replaceValue: return "replace the value"
-    case .move(let path): return "move to \(path.description)"
+    case .moveInto(let path): return "move into \(path.description)"
     case .replacePattern(let pattern, let with): return with.isEmpty ? "remove /\(pattern.source)/" : "replace /\(pattern.source)/ with '\(with)'"
     }
   }

@@ -13,8 +13,7 @@ public struct Rule: Sendable {
   public var then: [Check]
   public var message: MessageTemplate?
   /// The mechanical correction offered for each finding, if the right change is unambiguous.
-  public var fix: FixAction?
-  public var fixDescription: MessageTemplate?
+  public var fix: RuleFix?
   public var examples: Examples
   /// The file the rule was read from (`rules/...` for the built-in pack).
   public var source: String
@@ -53,6 +52,8 @@ public struct Rule: Sendable {
     public var line: Int
     /// What the example holds, when it is not detected (a bare APNs payload, say).
     public var input: InputKind? = nil
+    /// The document after `--fix` with this rule alone, for invalid examples of fixable rules.
+    public var fixed: String? = nil
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).

@@ -79,24 +79,22 @@ public enum RuleLoader {
     var examples = Rule.Examples(valid: [], invalid: [])
     if let value = fields["examples"]?.value { examples = try loadExamples(value) }
 
-    var fix: FixAction? = nil
-    var fixDescription: MessageTemplate? = nil
-    if let value = fields["fix"]?.value { (fix, fixDescription) = try loadFix(value, placeholders: placeholders) }
+    var fix: RuleFix? = nil
+    if let value = fields["fix"]?.value { fix = try loadFix(value, placeholders: placeholders) }
 
     return Rule(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
-      when: when, then: then, message: message, fix: fix, fixDescription: fixDescription, examples: examples,
+      when: when, then: then, message: message, fix: fix, examples: examples,
       source: file, isBuiltin: isBuiltin,
       idLine: idValue.line, idColumn: idValue.column)
   }
 
-  static func loadFix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> (FixAction, MessageTemplate?) {
+  static func loadFix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> RuleFix {
     var fields: [String: DataValue] = [:]
-    for (key, _, v) in try value.mapping(allowed: ["set", "value", "renameKey", "replaceValue", "move", "replacePattern", "with", "description"], what: "fix") {
-      fields[key] = v
-    }
-    let kinds = ["set", "renameKey", "replaceValue", "move", "replacePattern"].filter { fields[$0] != nil }
-    guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, move, replacePattern") }
+    let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues"]
+    for (key, _, v) in try value.mapping(allowed: allowed, what: "fix") { fields[key] = v }
+    let kinds = ["set", "renameKey", "replaceValue", "moveInto", "replacePattern"].filter { fields[$0] != nil }
+    guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, moveInto, replacePattern") }
     let kind = kinds[0]
     if fields["value"] != nil && kind != "set" { throw fields["value"]!.fail("'value' goes with 'set'") }
     if fields["with"] != nil && kind != "replacePattern" { throw fields["with"]!.fail("'with' goes with 'replacePattern'") }
@@ -107,7 +105,7 @@ public enum RuleLoader {
       action = .set(try parsePath(fields["set"]!, what: "set"), try v.literal())
     case "renameKey": action = .renameKey(try template(fields["renameKey"]!, allowed: placeholders))
     case "replaceValue": action = .replaceValue(try template(fields["replaceValue"]!, allowed: placeholders.union(["raw", "rawString"])))
-    case "move": action = .move(try parsePath(fields["move"]!, what: "move"))
+    case "moveInto": action = .moveInto(try parsePath(fields["moveInto"]!, what: "moveInto"))
     default:
       guard let with = fields["with"] else { throw value.fail("'replacePattern' needs 'with'") }
       guard case .pattern(let pattern) = try loadOption(fields["replacePattern"]!, OptionSpec("replacePattern", .pattern, "")) else {
@@ -116,7 +114,19 @@ public enum RuleLoader {
       action = .replacePattern(pattern, with: try with.string(what: "with"))
     }
     let description = try fields["description"].map { v throws(ConfigurationError) in try template(v, allowed: placeholders) }
-    return (action, description)
+    var onlyTypes: [String]? = nil
+    if let v = fields["onlyTypes"] {
+      onlyTypes = try v.strings(what: "onlyTypes")
+      for t in onlyTypes! where !["object", "array", "string", "number", "boolean", "null"].contains(t) {
+        throw v.fail("unknown type '\(t)' in onlyTypes (types: object, array, string, number, boolean, null)")
+      }
+    }
+    var onlyValues: [LiteralValue]? = nil
+    if let v = fields["onlyValues"] {
+      onlyValues = []
+      for item in try v.sequence(what: "onlyValues") { onlyValues!.append(try item.literal()) }
+    }
+    return RuleFix(action: action, kinds: onlyTypes, values: onlyValues, description: description)
   }
 
   static func isRuleID(_ id: String) -> Bool {
@@ -245,9 +255,11 @@ public enum RuleLoader {
     var json: String? = nil
     var pointers: [String] = []
     var input: InputKind? = nil
-    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "input", "pointer", "pointers"] : ["json", "input"], what: "an example") {
+    var fixed: String? = nil
+    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "input", "pointer", "pointers", "fixed"] : ["json", "input"], what: "an example") {
       switch key {
       case "json": json = try v.string(what: "json")
+      case "fixed": fixed = try v.string(what: "fixed")
       case "input":
         let text = try v.string(what: "input")
         guard let kind = InputKind(rawValue: text) else {
@@ -263,6 +275,6 @@ public enum RuleLoader {
     for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
-    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input)
+    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input, fixed: fixed)
   }
 }

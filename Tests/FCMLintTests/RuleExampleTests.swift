@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintFixes
 import FCMLintJSON
 import XCTest
 
@@ -45,6 +46,15 @@ final class RuleExampleTests: XCTestCase {
       for example in rule.examples.invalid {
         let found = lint(example)
         XCTAssertEqual(found.map(\.pointer), example.pointers, "\(rule.source):\(example.line): invalid example: \(found.map(\.message))")
+        if let expected = example.fixed {
+          var options = Linter.Options()
+          options.input = example.input
+          let fixer = Fixer(linter: Linter(rules: only, options: options))
+          let output = fixer.fix(bytes: Array(example.json.utf8), file: "example.json").bytes
+          XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, "\(rule.source):\(example.line): fixed output")
+          let again = fixer.fix(bytes: output, file: "example.json").bytes
+          XCTAssertEqual(again, output, "\(rule.source):\(example.line): fixing is not idempotent")
+        }
         for diagnostic in found {
           XCTAssertEqual(diagnostic.rule, rule.id)
           XCTAssertFalse(diagnostic.message.isEmpty)

@@ -13,7 +13,8 @@ struct KeyName: RuleFunction {
     OptionSpec("renames", .stringMap, "known wrong name → the right name"),
     OptionSpec("caseInsensitive", .bool, "compare names and prefixes ignoring case (default false)"),
   ]
-  static let placeholders = ["key", "suggestion"]
+  /// `rename` is the right name when it is a plain key (a fix can rename to it), else empty.
+  static let placeholders = ["key", "suggestion", "rename"]
 
   let allowed: [String]?
   let forbidden: [String]
@@ -43,8 +44,11 @@ struct KeyName: RuleFunction {
       let folded = fold(key)
       var detail: String? = nil
       var suggestion = ""
+      var rename = ""
       if let right = renames[key] {
         suggestion = right
+        // "alert.title" names a place, not a key: say it, but do not rename to it.
+        if !right.contains(".") { rename = right }
         detail = "'\(key)' is not recognised: write '\(right)'"
       } else if forbidden.contains(where: { fold($0) == folded }) {
         detail = "'\(key)' is reserved"
@@ -55,7 +59,7 @@ struct KeyName: RuleFunction {
         detail = "'\(key)' is not a known name" + (suggestion.isEmpty ? "" : "; did you mean '\(suggestion)'?")
       }
       if let detail {
-        findings.append(Finding(node: member, atKey: true, values: ["detail": detail, "key": key, "suggestion": suggestion]))
+        findings.append(Finding(node: member, atKey: true, values: ["detail": detail, "key": key, "suggestion": suggestion, "rename": rename]))
       }
     }
     return findings

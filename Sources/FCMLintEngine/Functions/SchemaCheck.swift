@@ -19,9 +19,10 @@ struct SchemaCheck: RuleFunction {
     OptionSpec("check", .string, required: true, "unknownFields, types or enums"),
     OptionSpec("hints", .stringMap, "a field name (or Type.name) → what to write instead, for known mistakes"),
     OptionSpec("lowercase", .strings, "Type.field enums that also accept lower-case values"),
+    OptionSpec("renames", .stringMap, "a field name (or Type.name) → its one correct wire name, which a fix may rename it to"),
     OptionSpec("ignore", .strings, "Type.field entries whose values are not checked (a dedicated rule does it)"),
   ]
-  static let placeholders = ["field", "type"]
+  static let placeholders = ["field", "type", "rename"]
 
   enum Check: String { case unknownFields, types, enums }
 
@@ -30,6 +31,7 @@ struct SchemaCheck: RuleFunction {
   let hints: [String: String]
   let lowercase: Set<String>
   let ignore: Set<String>
+  let renames: [String: String]
 
   init(options: FunctionOptions) throws(OptionError) {
     let name = options.string("schema")!
@@ -44,6 +46,7 @@ struct SchemaCheck: RuleFunction {
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
     ignore = Set(options.strings("ignore") ?? [])
+    renames = options.stringMap("renames") ?? [:]
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
@@ -83,7 +86,9 @@ struct SchemaCheck: RuleFunction {
           } else if let near = closest(to: key, in: names) {
             detail += "; did you mean '\(near)'?"
           }
-          findings.append(Finding(node: member, atKey: true, values: ["detail": detail, "field": key, "type": typeName]))
+          findings.append(Finding(node: member, atKey: true, values: [
+            "detail": detail, "field": key, "type": typeName, "rename": renames["\(typeName).\(key)"] ?? renames[key] ?? "",
+          ]))
         }
         continue
       }
