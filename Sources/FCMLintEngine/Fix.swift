@@ -149,7 +149,11 @@ struct FixBuilder {
     // The object's own indentation: the whitespace that starts the line of its opening brace.
     let ownIndent = lineIndent(at: Int(o.start))
     var memberIndent: String? = nil
+    // The key-value separator as the file writes it (": ", ":" or " : "), from the nearest member.
     var separator = ": "
+    if let any = document.nodes.first(where: { $0.keyStart >= 0 }) {
+      separator = String(decoding: bytes[Int(any.keyEnd)..<Int(any.start)], as: UTF8.self)
+    }
     if let last = members.last {
       let l = document[last]
       separator = String(decoding: bytes[Int(l.keyEnd)..<Int(l.start)], as: UTF8.self)

