@@ -34,7 +34,7 @@ let package = Package(
     .target(
       name: "FCMLintCLI",
       dependencies: [
-        "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import FCMLintEngine
 import FCMLintFixes
@@ -39,6 +46,9 @@ struct Lint: ParsableCommand {
   @Flag(name: .long, help: "Print the fixes as a unified diff; write nothing.")
   var fixDryRun = false
 
+  @Flag(name: .long, help: "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.")
+  var ndjson = false
+
   @Option(name: .long, help: ArgumentHelp("What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default.", valueName: "kind"))
   var input: String?
 
@@ -61,6 +71,8 @@ struct Lint: ParsableCommand {
     if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     if let stdinFilename, stdinFilename.isEmpty { throw ValidationError("--stdin-filename needs a name") }
     if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other") }
+    if ndjson && (fix || fixDryRun) { throw ValidationError("--ndjson streams are linted, not fixed") }
+    if ndjson && reports.count > 1 { throw ValidationError("--ndjson writes one report, to standard output") }
   }
 
   func run() throws {
@@ -74,6 +86,8 @@ struct Lint: ParsableCommand {
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
+
+    if ndjson { return try runNDJSON(linter) }
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -140,6 +154,35 @@ struct Lint: ParsableCommand {
       Console.err("fcmlint: \(summary.warnings) warnings, more than --max-warnings \(maxWarnings)\n")
       throw StatusError(status: .problems)
     }
+  }
+
+  /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
+  func runNDJSON(_ linter: Linter) throws {
+    let streamer = NDJSONLinter(
+      linter: linter, format: reports[0].format, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: Self.maxFileSize)
+    var totals = NDJSONLinter.Totals()
+    var errors: [FileSystem.IOError] = []
+    streamer.begin()
+    for path in paths {
+      let name = path == "-" ? (stdinFilename ?? "<stdin>") : path
+      let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        errors.append(FileSystem.IOError(path: path, message: FileSystem.kind(path) == .missing ? "no such file or directory" : "cannot open"))
+        continue
+      }
+      if FileSystem.kind(path) == .directory && path != "-" {
+        close(fd)
+        errors.append(FileSystem.IOError(path: path, message: "is a directory (--ndjson reads streams, not folders)"))
+        continue
+      }
+      if let error = streamer.lint(fd: fd, name: name, totals: &totals) { errors.append(error) }
+      if path != "-" { close(fd) }
+    }
+    streamer.finish(totals, rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) }, files: paths)
+    for error in errors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
+    if !errors.isEmpty { throw StatusError(status: .failure) }
+    if totals.summary.errors > 0 { throw StatusError(status: .problems) }
+    if let maxWarnings, totals.summary.warnings > maxWarnings { throw StatusError(status: .problems) }
   }
 
   /// Each report: its format and where it goes ("-" is standard output). Formats pair with

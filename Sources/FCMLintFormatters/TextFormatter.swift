@@ -23,9 +23,9 @@ public struct TextFormatter: Formatter {
     return out
   }
 
-  public static func summaryLine(_ s: Summary) -> String {
+  public static func summaryLine(_ s: Summary, unit: String = "file") -> String {
     let problems = s.errors + s.warnings + s.infos
-    let files = "\(s.files) file\(s.files == 1 ? "" : "s")"
+    let files = "\(s.files) \(unit)\(s.files == 1 ? "" : "s")"
     if problems == 0 { return "no problems in \(files)" }
     func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
     return "\(count(problems, "problem")) (\(count(s.errors, "error")), \(count(s.warnings, "warning")), \(count(s.infos, "info"))) in \(files)"
