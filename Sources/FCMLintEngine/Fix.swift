@@ -98,7 +98,7 @@ struct FixBuilder {
       return insert + [remove]
     case .replacePattern(let pattern, let with):
       guard let s = document.string(node) else { return nil }
-      let replaced = s.replacing(pattern.regex, with: with)
+      let replaced = pattern.regex.replacingFirstMatch(in: s, with: with)
       guard replaced != s else { return nil }
       let n = document[node]
       return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: JSONText.quote(replaced))]

@@ -125,13 +125,12 @@ public indirect enum LiteralValue: Sendable, Equatable, CustomStringConvertible 
   }
 }
 
-/// A regular expression from a rule file, compiled once at load.
-public struct CompiledPattern: @unchecked Sendable {
-  // Regex is immutable after compilation; its lazily lowered program is published atomically.
-  public let regex: Regex<AnyRegexOutput>
+/// A regular expression from a rule file, compiled once at load into a linear-time matcher.
+public struct CompiledPattern: Sendable {
+  public let regex: LinearRegex
   public let source: String
 
-  public func matches(_ text: String) -> Bool { (try? regex.firstMatch(in: text)) != nil }
+  public func matches(_ text: String) -> Bool { regex.matches(text) }
 }
 
 public enum OptionValue: Sendable {

@@ -229,9 +229,10 @@ public enum RuleLoader {
     case .pattern:
       let source = try v.nonEmptyString(what: what)
       do {
-        return .pattern(CompiledPattern(regex: try Regex(source), source: source))
+        return .pattern(CompiledPattern(regex: try LinearRegex(source), source: source))
       } catch {
-        throw v.fail("\(what) is not a valid regular expression: \(error)")
+        let column = v.column + error.offset + (v.isQuoted ? 1 : 0)
+        throw ConfigurationError(file: v.file, line: v.line, column: column, message: "\(what) is not a supported regular expression: \(error.message)")
       }
     }
   }

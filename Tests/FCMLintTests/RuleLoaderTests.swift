@@ -77,7 +77,7 @@ final class RuleLoaderTests: XCTestCase {
 
   func testInvalidRegularExpression() {
     let text = valid.replacingOccurrences(of: "function: equals\n  options: { value: HIGH }", with: "function: pattern\n  options: { match: '(unclosed' }")
-    assertError(text, line: 10, contains: "not a valid regular expression")
+    assertError(text, line: 10, contains: "not a supported regular expression")
   }
 
   func testUnknownPlaceholder() {

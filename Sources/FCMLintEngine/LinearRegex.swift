@@ -1,0 +1,512 @@
+/// Regular expressions for rule files, matched in time linear in the text (a Thompson NFA
+/// simulation), so no pattern a rule file holds can make a run hang on a long string, however it
+/// nests its quantifiers (`(a+)+$` included).
+///
+/// Syntax: literals; `.`; classes `[a-z0-9_]`, `[^...]`; escapes `\d \D \w \W \s \S \n \r \t` and
+/// `\` before any punctuation; anchors `^ $`; groups `(...)`, `(?:...)`; alternation `|`;
+/// quantifiers `* + ? {n} {n,} {n,m}` (a trailing `?` for laziness is accepted: it changes nothing
+/// when only asking whether a text matches); case-insensitive `(?i)` for the rest of a group and
+/// `(?i:...)`; lookahead `(?=...)` and `(?!...)`. Back-references and lookbehind are refused.
+public struct LinearRegex: Sendable {
+  public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+    /// 0-based character offset in the pattern.
+    public var offset: Int
+    public var message: String
+    public var description: String { "\(message) (at character \(offset + 1))" }
+  }
+
+  /// A set of Unicode scalars: ranges, possibly negated.
+  struct CharSet: Sendable {
+    var ranges: [ClosedRange<UInt32>]
+    var negated: Bool
+
+    func contains(_ c: UInt32) -> Bool {
+      var inside = false
+      for r in ranges where r.contains(c) {
+        inside = true
+        break
+      }
+      return inside != negated
+    }
+  }
+
+  enum Inst: Sendable {
+    case char(CharSet)
+    case split(Int, Int)
+    case jump(Int)
+    case atStart
+    case atEnd
+    /// A lookahead: the sub-program must (or, negated, must not) match a prefix from here.
+    case look(Int, negated: Bool)
+    case match
+  }
+
+  /// Compiled programs: [0] is the pattern, the others its lookaheads.
+  let programs: [[Inst]]
+  public let source: String
+  static let maxInstructions = 50_000
+
+  public init(_ pattern: String) throws(SyntaxError) {
+    var parser = Parser(Array(pattern.unicodeScalars).map(\.value))
+    let tree = try parser.parseAll()
+    var compiler = Compiler()
+    _ = try compiler.program(for: tree)
+    programs = compiler.programs
+    source = pattern
+  }
+
+  /// Whether the pattern matches anywhere in `text`.
+  public func matches(_ text: String) -> Bool {
+    let scalars = text.unicodeScalars.map(\.value)
+    var run = Run(programs: programs, text: scalars)
+    return run.search(program: 0, anchoredAt: nil) != nil
+  }
+
+  /// The leftmost match, as a range of Unicode scalar offsets, extended as far as it goes.
+  public func firstMatch(in scalars: [UInt32]) -> Range<Int>? {
+    var run = Run(programs: programs, text: scalars)
+    for start in 0...scalars.count {
+      if let end = run.longest(program: 0, from: start) { return start..<end }
+    }
+    return nil
+  }
+
+  /// `text` with its leftmost match replaced (the fix `replacePattern` uses).
+  public func replacingFirstMatch(in text: String, with replacement: String) -> String {
+    let scalars = Array(text.unicodeScalars)
+    guard let range = firstMatch(in: scalars.map(\.value)) else { return text }
+    var out = String.UnicodeScalarView()
+    out.append(contentsOf: scalars[..<range.lowerBound])
+    out.append(contentsOf: replacement.unicodeScalars)
+    out.append(contentsOf: scalars[range.upperBound...])
+    return String(out)
+  }
+
+  // MARK: - Matching
+
+  struct Run {
+    let programs: [[Inst]]
+    let text: [UInt32]
+    /// Lookahead results per (program, position).
+    var memo: [Int: Bool] = [:]
+
+    init(programs: [[Inst]], text: [UInt32]) {
+      self.programs = programs
+      self.text = text
+    }
+
+    /// Simulates `program`; with `anchoredAt` nil, a match may start anywhere. Returns the end of
+    /// the first match found (any match is enough to answer "does it match").
+    mutating func search(program p: Int, anchoredAt start: Int?) -> Int? {
+      let prog = programs[p]
+      var current = SparseSet(capacity: prog.count)
+      var next = SparseSet(capacity: prog.count)
+      let first = start ?? 0
+      if add(prog, p, 0, first, &current) { return first }
+      var pos = first
+      while pos < text.count {
+        let c = text[pos]
+        next.clear()
+        for pc in current.items {
+          if case .char(let set) = prog[pc], set.contains(c) {
+            if add(prog, p, pc + 1, pos + 1, &next) { return pos + 1 }
+          }
+        }
+        pos += 1
+        if start == nil, add(prog, p, 0, pos, &next) { return pos }
+        swap(&current, &next)
+        if current.items.isEmpty && start != nil { return nil }
+      }
+      return nil
+    }
+
+    /// The longest match of `program` starting exactly at `start`, if any.
+    mutating func longest(program p: Int, from start: Int) -> Int? {
+      let prog = programs[p]
+      var current = SparseSet(capacity: prog.count)
+      var next = SparseSet(capacity: prog.count)
+      var best: Int? = add(prog, p, 0, start, &current) ? start : nil
+      var pos = start
+      while pos < text.count, !current.items.isEmpty {
+        let c = text[pos]
+        next.clear()
+        for pc in current.items {
+          if case .char(let set) = prog[pc], set.contains(c) {
+            if add(prog, p, pc + 1, pos + 1, &next) { best = pos + 1 }
+          }
+        }
+        pos += 1
+        swap(&current, &next)
+      }
+      return best
+    }
+
+    /// Adds `pc` and everything reachable from it without consuming a character; returns whether
+    /// the match state was reached.
+    mutating func add(_ prog: [Inst], _ p: Int, _ pc: Int, _ pos: Int, _ set: inout SparseSet) -> Bool {
+      var stack = [pc]
+      var matched = false
+      while let pc = stack.popLast() {
+        guard set.insert(pc) else { continue }
+        switch prog[pc] {
+        case .char: break
+        case .match: matched = true
+        case .jump(let target): stack.append(target)
+        case .split(let a, let b):
+          stack.append(b)
+          stack.append(a)
+        case .atStart: if pos == 0 { stack.append(pc + 1) }
+        case .atEnd: if pos == text.count { stack.append(pc + 1) }
+        case .look(let sub, let negated):
+          let key = sub &* 1_000_003 &+ pos
+          let found: Bool
+          if let known = memo[key] {
+            found = known
+          } else {
+            found = search(program: sub, anchoredAt: pos) != nil
+            memo[key] = found
+          }
+          if found != negated { stack.append(pc + 1) }
+        }
+      }
+      return matched
+    }
+  }
+
+  /// States of one step, each once, in insertion order.
+  struct SparseSet {
+    var items: [Int] = []
+    var member: [Bool]
+
+    init(capacity: Int) { member = [Bool](repeating: false, count: capacity) }
+
+    mutating func insert(_ i: Int) -> Bool {
+      if member[i] { return false }
+      member[i] = true
+      items.append(i)
+      return true
+    }
+
+    mutating func clear() {
+      for i in items { member[i] = false }
+      items.removeAll(keepingCapacity: true)
+    }
+  }
+
+  // MARK: - Parsing
+
+  indirect enum Node {
+    case empty
+    case char(CharSet)
+    case atStart, atEnd
+    case concat([Node])
+    case alternation([Node])
+    case repeated(Node, min: Int, max: Int?)
+    case look(Node, negated: Bool)
+  }
+
+  struct Parser {
+    let chars: [UInt32]
+    var pos = 0
+    var depth = 0
+
+    init(_ chars: [UInt32]) { self.chars = chars }
+
+    func fail(_ message: String, at offset: Int? = nil) -> SyntaxError { SyntaxError(offset: offset ?? pos, message: message) }
+    var peek: UInt32? { pos < chars.count ? chars[pos] : nil }
+    func isChar(_ c: Character) -> Bool { peek == c.unicodeScalars.first!.value }
+
+    mutating func parseAll() throws(SyntaxError) -> Node {
+      let node = try alternation(caseInsensitive: false)
+      if pos < chars.count { throw fail(isChar(")") ? "unmatched ')'" : "unexpected character") }
+      return node
+    }
+
+    mutating func alternation(caseInsensitive: Bool) throws(SyntaxError) -> Node {
+      var ci = caseInsensitive
+      var branches = [try concat(&ci)]
+      while isChar("|") {
+        pos += 1
+        branches.append(try concat(&ci))
+      }
+      return branches.count == 1 ? branches[0] : .alternation(branches)
+    }
+
+    mutating func concat(_ ci: inout Bool) throws(SyntaxError) -> Node {
+      var items: [Node] = []
+      while let c = peek, c != 0x7C /* | */, c != 0x29 /* ) */ {
+        // `(?i)` turns on case-insensitivity for the rest of the enclosing group.
+        if c == 0x28, pos + 3 < chars.count, chars[pos + 1] == 0x3F, chars[pos + 2] == 0x69, chars[pos + 3] == 0x29 {
+          ci = true
+          pos += 4
+          continue
+        }
+        let atomStart = pos
+        var atom = try self.atom(ci)
+        atom = try quantified(atom, atomStart)
+        items.append(atom)
+      }
+      return items.count == 1 ? items[0] : .concat(items)
+    }
+
+    mutating func quantified(_ atom: Node, _ atomStart: Int) throws(SyntaxError) -> Node {
+      guard let c = peek else { return atom }
+      var result: Node
+      switch c {
+      case 0x2A: pos += 1; result = .repeated(atom, min: 0, max: nil)  // *
+      case 0x2B: pos += 1; result = .repeated(atom, min: 1, max: nil)  // +
+      case 0x3F: pos += 1; result = .repeated(atom, min: 0, max: 1)  // ?
+      case 0x7B:  // {
+        let open = pos
+        pos += 1
+        guard let min = number() else { throw fail("expected a number after '{'", at: open) }
+        var max: Int? = min
+        if isChar(",") {
+          pos += 1
+          max = number()
+        }
+        guard isChar("}") else { throw fail("expected '}'", at: open) }
+        pos += 1
+        if let max, max < min { throw fail("{\(min),\(max)}: the maximum is below the minimum", at: open) }
+        if min > 1000 || (max ?? 0) > 1000 { throw fail("repetition counts above 1000 are not supported", at: open) }
+        result = .repeated(atom, min: min, max: max)
+      default:
+        return atom
+      }
+      if case .atStart = atom { throw fail("nothing to repeat", at: atomStart) }
+      if isChar("?") { pos += 1 }  // lazy: the same for matching
+      if let c = peek, c == 0x2A || c == 0x2B || c == 0x3F || c == 0x7B {
+        throw fail("a quantifier cannot follow another (possessive quantifiers are not supported)")
+      }
+      return result
+    }
+
+    mutating func number() -> Int? {
+      var value: Int? = nil
+      while let c = peek, c >= 0x30, c <= 0x39 {
+        value = (value ?? 0) * 10 + Int(c - 0x30)
+        if value! > 100_000 { return value }
+        pos += 1
+      }
+      return value
+    }
+
+    mutating func atom(_ ci: Bool) throws(SyntaxError) -> Node {
+      let c = chars[pos]
+      switch c {
+      case 0x28:  // (
+        depth += 1
+        if depth > 64 { throw fail("groups nested too deeply") }
+        defer { depth -= 1 }
+        let open = pos
+        pos += 1
+        var node: Node
+        if isChar("?") {
+          pos += 1
+          guard let kind = peek else { throw fail("unclosed group", at: open) }
+          switch kind {
+          case 0x3A:  // (?:
+            pos += 1
+            node = try alternation(caseInsensitive: ci)
+          case 0x3D, 0x21:  // (?= (?!
+            pos += 1
+            node = .look(try alternation(caseInsensitive: ci), negated: kind == 0x21)
+          case 0x69 where pos + 1 < chars.count && chars[pos + 1] == 0x3A:  // (?i:
+            pos += 2
+            node = try alternation(caseInsensitive: true)
+          case 0x3C:
+            throw fail("lookbehind and named groups are not supported", at: open)
+          default:
+            throw fail("unsupported group syntax '(?\(Character(Unicode.Scalar(kind)!))'", at: open)
+          }
+        } else {
+          node = try alternation(caseInsensitive: ci)
+        }
+        guard isChar(")") else { throw fail("unclosed group", at: open) }
+        pos += 1
+        return node
+      case 0x5B:  // [
+        return .char(try charClass(ci))
+      case 0x2E:  // .
+        pos += 1
+        return .char(CharSet(ranges: [0x0A...0x0A], negated: true))
+      case 0x5E:  // ^
+        pos += 1
+        return .atStart
+      case 0x24:  // $
+        pos += 1
+        return .atEnd
+      case 0x5C:  // backslash
+        pos += 1
+        return .char(try escape(ci, inClass: false))
+      case 0x2A, 0x2B, 0x3F, 0x7B:
+        throw fail("nothing to repeat")
+      default:
+        pos += 1
+        return .char(literal(c, ci))
+      }
+    }
+
+    func literal(_ c: UInt32, _ ci: Bool) -> CharSet {
+      var ranges: [ClosedRange<UInt32>] = [c...c]
+      if ci { ranges += Self.otherCase(c...c) }
+      return CharSet(ranges: ranges, negated: false)
+    }
+
+    /// The other-case ranges of the ASCII letters in `r`.
+    static func otherCase(_ r: ClosedRange<UInt32>) -> [ClosedRange<UInt32>] {
+      var out: [ClosedRange<UInt32>] = []
+      let lower: ClosedRange<UInt32> = 0x61...0x7A, upper: ClosedRange<UInt32> = 0x41...0x5A
+      if r.overlaps(lower) { out.append((max(r.lowerBound, 0x61) - 0x20)...(min(r.upperBound, 0x7A) - 0x20)) }
+      if r.overlaps(upper) { out.append((max(r.lowerBound, 0x41) + 0x20)...(min(r.upperBound, 0x5A) + 0x20)) }
+      return out
+    }
+
+    mutating func escape(_ ci: Bool, inClass: Bool) throws(SyntaxError) -> CharSet {
+      guard let c = peek else { throw fail("a trailing '\\' escapes nothing") }
+      pos += 1
+      let digit: [ClosedRange<UInt32>] = [0x30...0x39]
+      let word: [ClosedRange<UInt32>] = [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A]
+      let space: [ClosedRange<UInt32>] = [0x09...0x0D, 0x20...0x20]
+      switch c {
+      case 0x64: return CharSet(ranges: digit, negated: false)  // d
+      case 0x44: return CharSet(ranges: digit, negated: true)
+      case 0x77: return CharSet(ranges: word, negated: false)  // w
+      case 0x57: return CharSet(ranges: word, negated: true)
+      case 0x73: return CharSet(ranges: space, negated: false)  // s
+      case 0x53: return CharSet(ranges: space, negated: true)
+      case 0x6E: return literal(0x0A, false)  // n
+      case 0x72: return literal(0x0D, false)  // r
+      case 0x74: return literal(0x09, false)  // t
+      case 0x30...0x39:
+        throw fail("back-references are not supported", at: pos - 2)
+      case 0x62, 0x42:
+        throw fail("word boundaries (\\b) are not supported", at: pos - 2)
+      default:
+        // Any punctuation stands for itself; letters would be unknown escapes.
+        if (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) {
+          throw fail("unknown escape '\\\(Character(Unicode.Scalar(c)!))'", at: pos - 2)
+        }
+        return literal(c, ci)
+      }
+    }
+
+    mutating func charClass(_ ci: Bool) throws(SyntaxError) -> CharSet {
+      let open = pos
+      pos += 1
+      var negated = false
+      if isChar("^") {
+        negated = true
+        pos += 1
+      }
+      var ranges: [ClosedRange<UInt32>] = []
+      var first = true
+      while true {
+        guard let c = peek else { throw fail("unclosed '['", at: open) }
+        if c == 0x5D && !first { break }  // ]
+        first = false
+        var low: UInt32
+        if c == 0x5C {
+          pos += 1
+          let set = try escape(false, inClass: true)
+          if set.negated || set.ranges.count != 1 || set.ranges[0].count != 1 {
+            guard !set.negated else { throw fail("negated classes (\\D \\W \\S) inside [...] are not supported", at: pos - 2) }
+            ranges += set.ranges
+            continue
+          }
+          low = set.ranges[0].lowerBound
+        } else {
+          pos += 1
+          low = c
+        }
+        // A range a-z (a '-' first or last is a literal).
+        if isChar("-"), pos + 1 < chars.count, chars[pos + 1] != 0x5D {
+          pos += 1
+          var high = chars[pos]
+          pos += 1
+          if high == 0x5C {
+            let set = try escape(false, inClass: true)
+            guard !set.negated, set.ranges.count == 1, set.ranges[0].count == 1 else { throw fail("bad range end", at: pos - 2) }
+            high = set.ranges[0].lowerBound
+          }
+          guard low <= high else { throw fail("range out of order", at: pos - 3) }
+          ranges.append(low...high)
+        } else {
+          ranges.append(low...low)
+        }
+      }
+      pos += 1
+      if ci { ranges += ranges.flatMap(Self.otherCase) }
+      return CharSet(ranges: ranges, negated: negated)
+    }
+  }
+
+  // MARK: - Compiling
+
+  struct Compiler {
+    var programs: [[Inst]] = []
+
+    mutating func program(for node: Node) throws(SyntaxError) -> Int {
+      let index = programs.count
+      programs.append([])
+      var code: [Inst] = []
+      try emit(node, &code)
+      code.append(.match)
+      programs[index] = code
+      return index
+    }
+
+    mutating func emit(_ node: Node, _ code: inout [Inst]) throws(SyntaxError) {
+      if code.count > LinearRegex.maxInstructions {
+        throw SyntaxError(offset: 0, message: "the pattern is too large once its repetitions are expanded")
+      }
+      switch node {
+      case .empty: break
+      case .char(let set): code.append(.char(set))
+      case .atStart: code.append(.atStart)
+      case .atEnd: code.append(.atEnd)
+      case .concat(let items): for item in items { try emit(item, &code) }
+      case .alternation(let branches):
+        // split L1, next; L1: a; jump end; next: split L2, ...
+        var jumps: [Int] = []
+        for (i, branch) in branches.enumerated() {
+          if i < branches.count - 1 {
+            let split = code.count
+            code.append(.split(split + 1, 0))
+            try emit(branch, &code)
+            jumps.append(code.count)
+            code.append(.jump(0))
+            code[split] = .split(split + 1, code.count)
+          } else {
+            try emit(branch, &code)
+          }
+        }
+        for j in jumps { code[j] = .jump(code.count) }
+      case .repeated(let inner, let min, let max):
+        for _ in 0..<min { try emit(inner, &code) }
+        if let max {
+          // Each optional copy may be skipped to the end.
+          var splits: [Int] = []
+          for _ in min..<max {
+            splits.append(code.count)
+            code.append(.split(code.count + 1, 0))
+            try emit(inner, &code)
+          }
+          for s in splits { code[s] = .split(s + 1, code.count) }
+        } else {
+          // L: split body, end; body; jump L
+          let loop = code.count
+          code.append(.split(loop + 1, 0))
+          let bodyStart = code.count
+          try emit(inner, &code)
+          if code.count == bodyStart { code.removeLast(); break }  // an empty body repeats nothing
+          code.append(.jump(loop))
+          code[loop] = .split(loop + 1, code.count)
+        }
+      case .look(let inner, let negated):
+        let sub = try program(for: inner)
+        code.append(.look(sub, negated: negated))
+      }
+    }
+  }
+}
