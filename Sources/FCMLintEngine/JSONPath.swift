@@ -23,6 +23,9 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
   public let anchor: Anchor
   public let segments: [Segment]
+  /// For each segment, the lowerCamelCase spelling of a snake_case member name (else nil),
+  /// computed once here rather than on every lookup.
+  let alternates: [[UInt8]?]
   /// The path as written.
   public let description: String
 
@@ -37,6 +40,14 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     self.anchor = anchor
     self.segments = segments
     self.description = description
+    alternates = Self.alternates(for: segments)
+  }
+
+  static func alternates(for segments: [Segment]) -> [[UInt8]?] {
+    segments.map { segment in
+      guard case .member(let name, let bytes) = segment, bytes.contains(UInt8(ascii: "_")) else { return nil }
+      return Array(lowerCamelCase(name).utf8)
+    }
   }
 
   public init(_ text: String) throws(ParseError) {
@@ -111,6 +122,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
     self.segments = segments
     self.description = text
+    alternates = Self.alternates(for: segments)
   }
 
   /// The member `name` of `object`, in either proto3 JSON spelling.
@@ -197,7 +209,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
     switch segments[segment] {
     case .member(let name, let bytes):
-      if let child = Self.member(document, node, name, bytes) {
+      let found = alternates[segment].map { document.member(node, bytes, or: $0) } ?? document.member(node, bytes)
+      if let child = found {
         walk(document, from: child, segment: segment + 1, visit)
       } else {
         visit(.missing(nearest: node, missing: name))

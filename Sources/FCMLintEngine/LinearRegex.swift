@@ -57,7 +57,7 @@ public struct LinearRegex: Sendable {
 
   /// Whether the pattern matches anywhere in `text`.
   public func matches(_ text: String) -> Bool {
-    let scalars = text.unicodeScalars.map(\.value)
+    let scalars = Self.scalars(text)
     var run = Run(programs: programs, text: scalars)
     return run.search(program: 0, anchoredAt: nil) != nil
   }
@@ -69,6 +69,13 @@ public struct LinearRegex: Sendable {
       if let end = run.longest(program: 0, from: start) { return start..<end }
     }
     return nil
+  }
+
+  /// The text as Unicode scalar values (ASCII text, the usual case, straight from its bytes).
+  static func scalars(_ text: String) -> [UInt32] {
+    let utf8 = text.utf8
+    if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.map { UInt32($0) } }
+    return text.unicodeScalars.map(\.value)
   }
 
   /// `text` with its leftmost match replaced (the fix `replacePattern` uses).
@@ -89,6 +96,8 @@ public struct LinearRegex: Sendable {
     let text: [UInt32]
     /// Lookahead results per (program, position).
     var memo: [Int: Bool] = [:]
+    /// The work stack of `add`, shared by nested calls (each works above the height it found).
+    var stack: [Int] = []
 
     init(programs: [[Inst]], text: [UInt32]) {
       self.programs = programs
@@ -144,9 +153,11 @@ public struct LinearRegex: Sendable {
     /// Adds `pc` and everything reachable from it without consuming a character; returns whether
     /// the match state was reached.
     mutating func add(_ prog: [Inst], _ p: Int, _ pc: Int, _ pos: Int, _ set: inout SparseSet) -> Bool {
-      var stack = [pc]
+      let base = stack.count
+      stack.append(pc)
       var matched = false
-      while let pc = stack.popLast() {
+      while stack.count > base {
+        let pc = stack.removeLast()
         guard set.insert(pc) else { continue }
         switch prog[pc] {
         case .char: break

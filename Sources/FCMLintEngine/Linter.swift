@@ -58,8 +58,24 @@ public struct Linter: Sendable {
     active.sort { $0.id < $1.id }
     syntaxRule = active.first { $0.reportsSyntax }
     rules = active.filter { !$0.reportsSyntax }
+    compiled = rules.map(CompiledRule.init)
     self.options = options
   }
+
+  /// A rule as the hot loop reads it: one reference to retain per rule, not one per field.
+  final class CompiledRule: Sendable {
+    let rule: Rule
+    let given: [JSONPath]
+    let when: [Rule.Condition]
+    let then: [Rule.Check]
+    init(_ rule: Rule) {
+      self.rule = rule
+      given = rule.given
+      when = rule.when
+      then = rule.then
+    }
+  }
+  private let compiled: [CompiledRule]
 
   /// Lints one document; `file` names it in the diagnostics.
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
@@ -81,21 +97,22 @@ public struct Linter: Sendable {
 
   /// Lints a parsed document.
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
-    var findings: [(rule: Rule, check: Rule.Check, finding: Finding, given: NodeID)] = []
-    for rule in rules {
-      for path in rule.given {
+    var found: [(rule: CompiledRule, check: Int, finding: Finding, given: NodeID)] = []
+    for entry in compiled {
+      for path in entry.given {
         for node in path.select(in: document) {
           let context = FunctionContext(document: document, given: node)
-          guard rule.when.allSatisfy({ holds($0, context) }) else { continue }
-          for check in rule.then {
+          guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
+          for (index, check) in entry.then.enumerated() {
             for target in targets(of: check, context) {
-              for finding in check.function.check(target, in: context) { findings.append((rule, check, finding, node)) }
+              for finding in check.function.check(target, in: context) { found.append((entry, index, finding, node)) }
             }
           }
         }
       }
     }
-    guard !findings.isEmpty else { return [] }
+    guard !found.isEmpty else { return [] }
+    let findings = found.map { (rule: $0.rule.rule, check: $0.rule.then[$0.check], finding: $0.finding, given: $0.given) }
 
     let locator = SourceLocator(bytes: document.bytes)
     let fixes = FixBuilder(document: document)

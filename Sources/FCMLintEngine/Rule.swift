@@ -24,11 +24,18 @@ public struct Rule: Sendable {
 
   /// A check: a function applied to the value at `field` (relative to the `given` node with `@`,
   /// absolute with `$`; the `given` node itself when absent).
-  public struct Check: Sendable {
-    public var field: JSONPath?
-    public var function: any RuleFunction
-    public var functionName: String
-    public var message: MessageTemplate?
+  public final class Check: Sendable {
+    public let field: JSONPath?
+    public let function: any RuleFunction
+    public let functionName: String
+    public let message: MessageTemplate?
+
+    public init(field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?) {
+      self.field = field
+      self.function = function
+      self.functionName = functionName
+      self.message = message
+    }
   }
 
   /// A precondition: the rule applies to a `given` node only when every condition holds.

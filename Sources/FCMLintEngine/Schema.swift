@@ -3,7 +3,9 @@ import FCMLintJSON
 /// A message schema as data: the types of the FCM v1 API and their fields under both proto3 JSON
 /// spellings, generated from the discovery document by scripts/generate-schema.py.
 public struct Schema: Sendable {
-  public struct Field: Sendable {
+  /// Fields and types are classes: the walk hands them around by reference, not by copying
+  /// their strings. They are filled in while the schema loads and never change after.
+  public final class Field: @unchecked Sendable {
     public enum Kind: String, Sendable {
       case string, bool, int32, int64, float, enumeration = "enum", duration, timestamp, message, map, `struct`, any
     }
@@ -15,13 +17,40 @@ public struct Schema: Sendable {
     public var values: [String]
     public var deprecated: Bool
     public var outputOnly: Bool
+    /// The type a message field refers to, resolved once the schema is loaded.
+    public var refType: MessageType?
+
+    init(json: String, proto: String, kind: Kind, repeated: Bool, ref: String?, values: [String], deprecated: Bool, outputOnly: Bool) {
+      self.json = json
+      self.proto = proto
+      self.kind = kind
+      self.repeated = repeated
+      self.ref = ref
+      self.values = values
+      self.deprecated = deprecated
+      self.outputOnly = outputOnly
+    }
   }
 
-  public struct MessageType: Sendable {
+  public final class MessageType: @unchecked Sendable {
     public var name: String
     public var fields: [Field]
     /// Both spellings of every field name.
     public var byName: [String: Int]
+
+    init(name: String, fields: [Field], byName: [String: Int]) {
+      self.name = name
+      self.fields = fields
+      self.byName = byName
+    }
+    /// The same as UTF-8 bytes, for matching keys without decoding them.
+    public var names: [(bytes: [UInt8], field: Int)] = []
+
+    /// The field a member's key names, compared byte for byte.
+    public func field(for member: NodeID, in document: JSONDocument) -> Int? {
+      for entry in names where document.keyEquals(member, entry.bytes) { return entry.field }
+      return nil
+    }
   }
 
   public var name: String
@@ -67,16 +96,19 @@ public struct Schema: Sendable {
             byName[f.json] = i
             byName[f.proto] = i
           }
-          types[typeName] = MessageType(name: typeName, fields: fields, byName: byName)
+          var type = MessageType(name: typeName, fields: fields, byName: byName)
+          type.names = byName.map { (Array($0.key.utf8), $0.value) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+          types[typeName] = type
         }
       default: break
       }
     }
     for type in types.values {
       for field in type.fields where field.kind == .message {
-        guard let ref = field.ref, types[ref] != nil else {
+        guard let ref = field.ref, let target = types[ref] else {
           throw ConfigurationError(file: file, line: 1, column: 1, message: "\(type.name).\(field.json) refers to an unknown type")
         }
+        field.refType = target
       }
     }
     guard types[rootType] != nil else { throw ConfigurationError(file: file, line: 1, column: 1, message: "the root type '\(rootType)' is not defined") }

@@ -40,11 +40,24 @@ public struct JSONNode: Sendable {
 
 /// A parsed JSON document: the original bytes and a flat node array (`nodes[0]` is the root).
 public struct JSONDocument: Sendable {
-  public let bytes: [UInt8]
-  public let nodes: [JSONNode]
+  /// The arrays live in one object, so handing a document around retains one reference, not three.
+  @usableFromInline final class Storage: Sendable {
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline let nodes: [JSONNode]
+    @usableFromInline let duplicateKeys: [NodeID]
+    init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
+      self.bytes = bytes
+      self.nodes = nodes
+      self.duplicateKeys = duplicateKeys
+    }
+  }
+  @usableFromInline let storage: Storage
+
+  public var bytes: [UInt8] { storage.bytes }
+  public var nodes: [JSONNode] { storage.nodes }
   /// Members whose key repeats an earlier key of the same object (the later member of each pair),
   /// in source order. The parser keeps every member; lookups find the last, as FCM does.
-  public let duplicateKeys: [NodeID]
+  public var duplicateKeys: [NodeID] { storage.duplicateKeys }
   /// Where this document sits in the larger document that paths are written against: a bare FCM
   /// Message is read as if it were the value of `message` in a send request (mount ["message"]).
   /// Paths resolve through the mount; pointers stay relative to the file.
@@ -53,17 +66,15 @@ public struct JSONDocument: Sendable {
   public static let root: NodeID = 0
 
   init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
-    self.bytes = bytes
-    self.nodes = nodes
-    self.duplicateKeys = duplicateKeys
+    storage = Storage(bytes: bytes, nodes: nodes, duplicateKeys: duplicateKeys)
   }
 
-  @inlinable public subscript(id: NodeID) -> JSONNode { nodes[Int(id)] }
+  @inlinable public subscript(id: NodeID) -> JSONNode { storage.nodes[Int(id)] }
 
-  public func kind(_ id: NodeID) -> JSONKind { nodes[Int(id)].kind }
+  public func kind(_ id: NodeID) -> JSONKind { storage.nodes[Int(id)].kind }
 
   /// The children of an object (its member values) or an array (its elements), in source order.
-  public func children(_ id: NodeID) -> ChildSequence { ChildSequence(nodes: nodes, first: nodes[Int(id)].firstChild) }
+  public func children(_ id: NodeID) -> ChildSequence { ChildSequence(nodes: nodes, first: storage.nodes[Int(id)].firstChild) }
 
   public struct ChildSequence: Sequence, IteratorProtocol {
     let nodes: [JSONNode]
@@ -82,13 +93,13 @@ public struct JSONDocument: Sendable {
   /// The member of `object` whose key equals `name` (UTF-8 bytes), or nil. With duplicate keys
   /// the last one wins, as in FCM ("the last occurrence takes precedence").
   public func member(_ object: NodeID, _ name: [UInt8]) -> NodeID? {
-    let node = nodes[Int(object)]
+    let node = storage.nodes[Int(object)]
     guard node.kind == .object else { return nil }
     var found: NodeID? = nil
     var child = node.firstChild
     while child >= 0 {
       if keyEquals(child, name) { found = child }
-      child = nodes[Int(child)].nextSibling
+      child = storage.nodes[Int(child)].nextSibling
     }
     return found
   }
@@ -97,20 +108,20 @@ public struct JSONDocument: Sendable {
 
   /// The last member named either `name` or `alternate` (two spellings of one field).
   public func member(_ object: NodeID, _ name: [UInt8], or alternate: [UInt8]) -> NodeID? {
-    let node = nodes[Int(object)]
+    let node = storage.nodes[Int(object)]
     guard node.kind == .object else { return nil }
     var found: NodeID? = nil
     var child = node.firstChild
     while child >= 0 {
       if keyEquals(child, name) || keyEquals(child, alternate) { found = child }
-      child = nodes[Int(child)].nextSibling
+      child = storage.nodes[Int(child)].nextSibling
     }
     return found
   }
 
   /// The `index`-th element of an array, or nil.
   public func element(_ array: NodeID, _ index: Int) -> NodeID? {
-    guard nodes[Int(array)].kind == .array, index >= 0 else { return nil }
+    guard storage.nodes[Int(array)].kind == .array, index >= 0 else { return nil }
     var i = 0
     for child in children(array) {
       if i == index { return child }
@@ -121,14 +132,14 @@ public struct JSONDocument: Sendable {
 
   /// Whether the member key of `id` equals `name`, comparing raw bytes when the key has no escapes.
   public func keyEquals(_ id: NodeID, _ name: [UInt8]) -> Bool {
-    let node = nodes[Int(id)]
+    let node = storage.nodes[Int(id)]
     guard node.keyStart >= 0 else { return false }
     if node.keyHasEscapes { return Array((key(id) ?? "").utf8) == name }
     let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
     guard end - start == name.count else { return false }
     var i = 0
     while i < name.count {
-      if bytes[start + i] != name[i] { return false }
+      if storage.bytes[start + i] != name[i] { return false }
       i += 1
     }
     return true
@@ -136,14 +147,14 @@ public struct JSONDocument: Sendable {
 
   /// The decoded member key of `id`, or nil when `id` is not an object member.
   public func key(_ id: NodeID) -> String? {
-    let node = nodes[Int(id)]
+    let node = storage.nodes[Int(id)]
     guard node.keyStart >= 0 else { return nil }
     return decodeString(from: Int(node.keyStart), to: Int(node.keyEnd), escaped: node.keyHasEscapes)
   }
 
   /// The decoded value of a string node, or nil for other kinds.
   public func string(_ id: NodeID) -> String? {
-    let node = nodes[Int(id)]
+    let node = storage.nodes[Int(id)]
     guard node.kind == .string else { return nil }
     return decodeString(from: Int(node.start), to: Int(node.end), escaped: node.valueHasEscapes)
   }
@@ -151,20 +162,20 @@ public struct JSONDocument: Sendable {
   /// The value of a number node as a Double (numbers beyond Double's range become ±infinity;
   /// `rawText` keeps them exact), or nil for other kinds.
   public func number(_ id: NodeID) -> Double? {
-    let node = nodes[Int(id)]
+    let node = storage.nodes[Int(id)]
     guard node.kind == .number else { return nil }
     return Double(rawText(id))
   }
 
   /// The source text of a value exactly as written.
   public func rawText(_ id: NodeID) -> String {
-    let node = nodes[Int(id)]
-    return String(decoding: bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
+    let node = storage.nodes[Int(id)]
+    return String(decoding: storage.bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
   }
 
   /// The member key or array index that leads from the parent to `id`, or nil for the root.
   public func pathComponent(_ id: NodeID) -> PathComponent? {
-    let node = nodes[Int(id)]
+    let node = storage.nodes[Int(id)]
     guard node.parent >= 0 else { return nil }
     if let key = key(id) { return .key(key) }
     var index = 0
@@ -186,14 +197,14 @@ public struct JSONDocument: Sendable {
     var current = id
     while let component = pathComponent(current) {
       components.append(component)
-      current = nodes[Int(current)].parent
+      current = storage.nodes[Int(current)].parent
     }
     return JSONPointer.format(components.reversed())
   }
 
   /// Decodes the string literal spanning `from..<to` (quotes included).
   func decodeString(from: Int, to: Int, escaped: Bool) -> String {
-    let slice = bytes[(from + 1)..<(to - 1)]
+    let slice = storage.bytes[(from + 1)..<(to - 1)]
     if !escaped { return String(decoding: slice, as: UTF8.self) }
     return JSONStringDecoder.decode(slice)
   }

@@ -41,8 +41,10 @@ struct Consistent: RuleFunction {
   }
 
   private func findings(_ values: [(node: NodeID, text: String)], _ expected: (node: NodeID, text: String), _ document: JSONDocument) -> [Finding] {
+    let differing = values.filter { $0.text != expected.text }
+    guard !differing.isEmpty else { return [] }
     let pointer = document.pointer(expected.node)
-    return values.filter { $0.text != expected.text }.map { value in
+    return differing.map { value in
       Finding(node: value.node, values: [
         "detail": "'\(value.text)' differs from '\(expected.text)' at \(pointer)",
         "expected": expected.text, "expectedPointer": pointer,

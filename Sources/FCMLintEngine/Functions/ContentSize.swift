@@ -24,12 +24,16 @@ struct ContentSize: RuleFunction {
     var total = 0
     var stack = [id]
     while let next = stack.popLast() {
-      if let key = document.key(next), next != id { total += key.utf8.count }
-      switch document.kind(next) {
+      let node = document[next]
+      // Strings count as their decoded UTF-8; without escapes that is the literal's inside.
+      if node.keyStart >= 0, next != id {
+        total += node.keyHasEscapes ? document.key(next)!.utf8.count : Int(node.keyEnd - node.keyStart) - 2
+      }
+      switch node.kind {
       case .object, .array: stack.append(contentsOf: document.children(next))
-      case .string: total += document.string(next)!.utf8.count
+      case .string: total += node.valueHasEscapes ? document.string(next)!.utf8.count : Int(node.end - node.start) - 2
       case .null: break
-      default: total += document.rawText(next).utf8.count
+      default: total += Int(node.end - node.start)
       }
     }
     return total

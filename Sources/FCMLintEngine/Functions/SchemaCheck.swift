@@ -31,6 +31,8 @@ struct SchemaCheck: RuleFunction {
   let hints: [String: String]
   let lowercase: Set<String>
   let ignore: Set<String>
+  /// `ignore` resolved to field indexes per type, so the walk builds no strings.
+  let ignoredFields: [String: Set<Int>]
   let renames: [String: String]
 
   init(options: FunctionOptions) throws(OptionError) {
@@ -46,6 +48,13 @@ struct SchemaCheck: RuleFunction {
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
     ignore = Set(options.strings("ignore") ?? [])
+    var ignored: [String: Set<Int>] = [:]
+    for (typeName, type) in schema.types {
+      for (i, field) in type.fields.enumerated() where ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") {
+        ignored[typeName, default: []].insert(i)
+      }
+    }
+    ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]
   }
 
@@ -61,14 +70,15 @@ struct SchemaCheck: RuleFunction {
         type = field.kind == .message ? field.ref : nil
       }
     }
-    guard let type else { return [] }
+    guard let type, let messageType = schema.types[type] else { return [] }
     var findings: [Finding] = []
-    walk(id, type, document, &findings, depth: 0)
+    walk(id, messageType, document, &findings, depth: 0)
     return findings
   }
 
-  private func walk(_ id: NodeID, _ typeName: String, _ document: JSONDocument, _ findings: inout [Finding], depth: Int) {
-    guard depth < 64, let type = schema.types[typeName] else { return }
+  private func walk(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, _ findings: inout [Finding], depth: Int) {
+    guard depth < 64 else { return }
+    let typeName = type.name
     guard document.kind(id) == .object else {
       if check == .types {
         findings.append(Finding(node: id, values: ["detail": "expected an object (\(typeName)), found \(document.kind(id).name) \(excerpt(id, in: document))", "field": document.key(id) ?? "", "type": typeName]))
@@ -76,8 +86,8 @@ struct SchemaCheck: RuleFunction {
       return
     }
     for member in document.children(id) {
-      let key = document.key(member)!
-      guard let index = type.byName[key] else {
+      guard let index = type.field(for: member, in: document) else {
+        let key = document.key(member)!
         if check == .unknownFields {
           let names = type.fields.flatMap { [$0.proto, $0.json] }
           var detail = "unknown field '\(key)' in \(typeName)"
@@ -94,7 +104,7 @@ struct SchemaCheck: RuleFunction {
       }
       let field = type.fields[index]
       if document.kind(member) == .null { continue }  // null leaves any field unset
-      if ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") { continue }
+      if let skip = ignoredFields[typeName], skip.contains(index) { continue }
       if field.repeated {
         guard document.kind(member) == .array else {
           typeError(member, field, typeName, "a list", document, &findings)
@@ -111,7 +121,7 @@ struct SchemaCheck: RuleFunction {
     let kind = document.kind(id)
     switch field.kind {
     case .message:
-      walk(id, field.ref!, document, &findings, depth: depth + 1)
+      walk(id, field.refType!, document, &findings, depth: depth + 1)
     case .string:
       if kind != .string { typeError(id, field, typeName, "a string", document, &findings) }
     case .bool:
@@ -149,8 +159,9 @@ struct SchemaCheck: RuleFunction {
         break
       }
       guard check == .enums else { break }
+      if field.values.contains(s) { break }
       let allowsLowercase = lowercase.contains("\(typeName).\(field.json)") || lowercase.contains("\(typeName).\(field.proto)")
-      if field.values.contains(s) || (allowsLowercase && field.values.contains(s.uppercased()) && s == s.lowercased()) { break }
+      if allowsLowercase && field.values.contains(s.uppercased()) && s == s.lowercased() { break }
       let choices = field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }
       var detail = "'\(s)' is not a value of \(typeName).\(field.proto) (values: \(choices.joined(separator: ", ")))"
       // "high" for PRIORITY_HIGH, and the reverse mix-up, "PRIORITY_HIGH" for HIGH.
