@@ -58,6 +58,9 @@ final class FixLayoutTests: XCTestCase {
           let input = render(before, layout)
           let output = String(decoding: fixer.fix(bytes: Array(input.utf8), file: "t.json").bytes, as: UTF8.self)
           XCTAssertEqual(output, render(after, layout), "\(rule.source):\(example.line) in layout \(layout)")
+          // The fixed file re-lints clean of what the rule can fix.
+          let remaining = Linter(rules: only, options: options).lint(bytes: Array(output.utf8), file: "t.json")
+          XCTAssertFalse(remaining.contains { $0.fix != nil }, "\(rule.source):\(example.line): still fixable after fixing")
           checked += 1
         }
       }
