@@ -163,12 +163,12 @@ extension DataValue {
     let locator = SourceLocator(bytes: bytes)
     func convert(_ id: NodeID) -> DataValue {
       let node = document[id]
-      let position = locator.position(of: Int(node.start))
+      let position = locator.bytePosition(of: Int(node.start))
       let data: DataNode
       switch node.kind {
       case .object:
         data = .mapping(document.children(id).map { child in
-          let keyPosition = locator.position(of: Int(document[child].keyStart))
+          let keyPosition = locator.bytePosition(of: Int(document[child].keyStart))
           let key = DataValue(node: .scalar(document.key(child)!, .string, quoted: true), file: file, line: keyPosition.line, column: keyPosition.column)
           return (key, convert(child))
         })

@@ -111,6 +111,9 @@ public struct LinearRegex: Sendable {
       var current = SparseSet(capacity: prog.count)
       var next = SparseSet(capacity: prog.count)
       let first = start ?? 0
+      // A pattern that starts with `^` can only match from position 0: no restarts.
+      var restart = start == nil
+      if case .atStart = prog[0] { restart = false }
       if add(prog, p, 0, first, &current) { return first }
       var pos = first
       while pos < text.count {
@@ -122,9 +125,9 @@ public struct LinearRegex: Sendable {
           }
         }
         pos += 1
-        if start == nil, add(prog, p, 0, pos, &next) { return pos }
+        if restart, add(prog, p, 0, pos, &next) { return pos }
         swap(&current, &next)
-        if current.items.isEmpty && start != nil { return nil }
+        if current.items.isEmpty && !restart { return nil }
       }
       return nil
     }

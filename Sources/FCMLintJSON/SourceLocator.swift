@@ -44,6 +44,18 @@ public struct SourceLocator: Sendable {
     contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
   }
 
+  /// Line and byte column of `offset`, in O(log lines): for machine-written text (the embedded rule
+  /// pack is one long line) where counting UTF-16 units from the line start would be quadratic.
+  public func bytePosition(of offset: Int) -> SourcePosition {
+    let offset = max(0, min(offset, bytes.count))
+    var lo = 0, hi = lineStarts.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+    }
+    return SourcePosition(line: lo + 1, column: offset - lineStarts[lo] + 1)
+  }
+
   /// The position of the byte at `offset` (an offset equal to the length is the end of input).
   public func position(of offset: Int) -> SourcePosition {
     let offset = max(0, min(offset, bytes.count))

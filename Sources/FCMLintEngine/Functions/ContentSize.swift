@@ -41,15 +41,17 @@ struct ContentSize: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     let document = context.document
-    var parts: [(String, Int)] = []
+    var parts: [(NodeID, Int)] = []
     for path in paths {
       for id in path.select(in: document, from: context.given) {
-        parts.append((document.pointer(id), Self.contentBytes(id, in: document)))
+        parts.append((id, Self.contentBytes(id, in: document)))
       }
     }
     let size = parts.reduce(0) { $0 + $1.1 }
     guard size > max else { return [] }
-    let list = parts.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    // Names only for the message, which is rarely needed.
+    let named = parts.map { (document.pointer($0.0), $0.1) }
+    let list = named.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
     return [Finding(target, detail: "\(size) bytes of keys and values (\(list)), \(size - max) over the \(max)-byte limit",
       ["size": String(size), "max": String(max), "over": String(size - max), "parts": list])]
   }
