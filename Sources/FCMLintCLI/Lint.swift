@@ -10,6 +10,7 @@ import Dispatch
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintFormatters
+import FCMLintJSON
 
 /// `fcmlint [lint] [options] PATH...`
 struct Lint: ParsableCommand {
@@ -52,6 +53,22 @@ struct Lint: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default.", valueName: "kind"))
   var input: String?
 
+  @Option(name: .long, help: ArgumentHelp("Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).", valueName: "n"))
+  var maxDepth: Int?
+
+  @Option(name: .long, help: ArgumentHelp("Largest file read, in bytes (suffixes K, M, G: powers of 1024); a larger file is an I/O error, never read (default: 64M, at most 1G).", valueName: "size"))
+  var maxFileSize: String?
+
+  @Option(name: .long, help: ArgumentHelp("Longest string or number literal, in bytes as written; longer is a json-syntax error (default: 1M; suffixes K, M, G).", valueName: "size"))
+  var maxStringLength: String?
+
+  /// The options that take a value, for `FCMLintCommand.separatePaths` (keep in step with the
+  /// `@Option`s above; CLITests checks it).
+  static let optionsWithValues: Set<String> = [
+    "--format", "--output", "--config", "--rules", "--max-warnings", "--stdin-filename", "--jobs", "--input",
+    "--max-depth", "--max-file-size", "--max-string-length",
+  ]
+
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
     for format in format where OutputFormat(rawValue: format) == nil {
@@ -73,9 +90,33 @@ struct Lint: ParsableCommand {
     if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other") }
     if ndjson && (fix || fixDryRun) { throw ValidationError("--ndjson streams are linted, not fixed") }
     if ndjson && reports.count > 1 { throw ValidationError("--ndjson writes one report, to standard output") }
+    if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be 1 or more") }
+    if let maxFileSize {
+      guard let size = Limits.parseSize(maxFileSize), size >= 1 else {
+        throw ValidationError("--max-file-size takes a size in bytes, like 1048576, 512K, 64M or 1G; not '\(maxFileSize)'")
+      }
+      if size > Limits.largestFileSize { throw ValidationError("--max-file-size can be at most 1G (\(Limits.largestFileSize) bytes)") }
+    }
+    if let maxStringLength {
+      guard let size = Limits.parseSize(maxStringLength), size >= 1 else {
+        throw ValidationError("--max-string-length takes a size in bytes, like 4096, 512K or 1M; not '\(maxStringLength)'")
+      }
+    }
+  }
+
+  /// The limits of this run: the options, or their defaults.
+  var limits: Limits {
+    var limits = Limits()
+    if let maxDepth { limits.maxDepth = maxDepth }
+    if let size = maxFileSize.flatMap(Limits.parseSize) { limits.maxFileSize = size }
+    if let size = maxStringLength.flatMap(Limits.parseSize) { limits.maxStringLength = size }
+    return limits
   }
 
   func run() throws {
+    // Rule and schema files are parsed with the default limits (a previous in-process run may
+    // have changed them); the user's limits apply to the files linted.
+    JSONParser.Options.processMaxStringLength = JSONParser.Options.defaultMaxStringLength
     let ruleSet: RuleSet
     let config: Config
     do {
@@ -85,6 +126,10 @@ struct Lint: ParsableCommand {
     }
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
+    let limits = self.limits
+    options.maxDepth = limits.maxDepth
+    // Read by every parser the linter creates; set before any file is parsed.
+    JSONParser.Options.processMaxStringLength = limits.maxStringLength
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
 
     if ndjson { return try runNDJSON(linter) }
@@ -103,7 +148,7 @@ struct Lint: ParsableCommand {
         inputs += files.filter { !config.isIgnored($0) }.map { .file($0) }
         ioErrors += errors
       case .missing:
-        ioErrors.append(FileSystem.IOError(path: path, message: "no such file or directory"))
+        ioErrors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
       case .file, .other:
         if !config.isIgnored(path) { inputs.append(.file(path)) }
       }
@@ -159,7 +204,7 @@ struct Lint: ParsableCommand {
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
   func runNDJSON(_ linter: Linter) throws {
     let streamer = NDJSONLinter(
-      linter: linter, format: reports[0].format, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: Self.maxFileSize)
+      linter: linter, format: reports[0].format, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: limits.maxFileSize)
     var totals = NDJSONLinter.Totals()
     var errors: [FileSystem.IOError] = []
     streamer.begin()
@@ -230,19 +275,16 @@ struct Lint: ParsableCommand {
     return slots.values
   }
 
-  /// Files larger than this are reported, not read: real payloads are a few KB.
-  static let maxFileSize = 64 << 20
-
   func lintOne(_ input: Input, _ linter: Linter) -> Result {
     let name: String
     let read: Swift.Result<[UInt8], FileSystem.IOError>
     switch input {
     case .file(let path):
       name = path
-      read = FileSystem.read(path, limit: Self.maxFileSize)
+      read = FileSystem.read(path, limit: limits.maxFileSize, limitName: "--max-file-size")
     case .standardInput(let stdinName):
       name = stdinName
-      read = FileSystem.readStandardInput(limit: Self.maxFileSize)
+      read = FileSystem.readStandardInput(limit: limits.maxFileSize, limitName: "--max-file-size")
     }
     guard case .success(let bytes) = read else {
       if case .failure(let error) = read { return .failed(error) }
@@ -283,4 +325,35 @@ final class Slots<Value>: @unchecked Sendable {
   }
 
   var values: [Value] { Array(storage) }
+}
+
+/// The limits that bound the work one hostile input can cause (README: "Limits").
+struct Limits: Sendable {
+  /// Real payloads are a few KB: the defaults are far above any of them.
+  var maxDepth = JSONParser.Options.defaultMaxDepth
+  var maxFileSize = 64 << 20
+  var maxStringLength = JSONParser.Options.defaultMaxStringLength
+  /// Byte offsets are 32-bit in the parsed tree; 1 GiB keeps far from that.
+  static let largestFileSize = 1 << 30
+
+  /// `1048576`, `512K`, `64M`, `1G` (powers of 1024; `KB`, `MiB` and lower case accepted too).
+  static func parseSize(_ text: String) -> Int? {
+    var digits = Substring(text.trimmingSpaces())
+    var unit = 1
+    let suffixes: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+    for (suffix, factor) in suffixes where digits.lowercased().hasSuffix(suffix) {
+      digits = digits.dropLast(suffix.count)
+      unit = factor
+      break
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
+    let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : product
+  }
+}
+
+extension String {
+  fileprivate func trimmingSpaces() -> String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
 }

@@ -156,7 +156,8 @@ extension DataValue {
   /// are those of the JSON text; built-in rules are checked in their YAML form by the tests.
   static func parse(json bytes: [UInt8], file: String) throws(ConfigurationError) -> DataValue {
     let document: JSONDocument
-    switch JSONParser.parse(bytes) {
+    // The build's own output: no string length limit (a rule's text is as long as it is).
+    switch JSONParser.parse(bytes, options: JSONParser.Options(maxStringLength: .max)) {
     case .success(let d): document = d
     case .failure(let e): throw ConfigurationError(file: file, line: 1, column: e.offset + 1, message: "invalid embedded rule: \(e.message)")
     }

@@ -31,8 +31,17 @@ public enum FileSystem {
     }
   }
 
-  /// Reads a whole regular file. Anything larger than `limit` bytes is refused before reading.
-  public static func read(_ path: String, limit: Int = Int.max) -> Result<[UInt8], IOError> {
+  /// Why `stat(path)` fails, in words ("no such file or directory", "not a directory", ...).
+  public static func statFailure(_ path: String) -> String {
+    var info = stat()
+    return stat(path, &info) == 0 ? "cannot be read" : errorText(errno)
+  }
+
+  /// Reads a whole regular file. Anything larger than `limit` bytes is refused before reading;
+  /// `limitName` (an option such as `--max-file-size`) tells the user which limit it was.
+  /// Opening never blocks (a FIFO is refused, not waited on).
+  public static func read(_ path: String, limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
+    let which = limitName.map { " (\($0))" } ?? ""
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
     defer { close(fd) }
@@ -45,17 +54,19 @@ public enum FileSystem {
     }
     let size = Int(info.st_size)
     if size > limit {
-      return .failure(IOError(path: path, message: "is \(size) bytes, larger than the limit of \(limit) bytes"))
+      return .failure(IOError(path: path, message: "is \(size) bytes, larger than the limit of \(limit) bytes\(which); not read"))
     }
     var bytes = [UInt8](repeating: 0, count: size)
     var total = 0
     while true {
       if total == bytes.count {
-        // The file grew since fstat: read on, still within the limit.
-        if bytes.count >= limit && limit != Int.max {
-          return .failure(IOError(path: path, message: "is larger than the limit of \(limit) bytes"))
+        // Full: the file grew since fstat (or reports no size, as /proc files do). Read on, at most
+        // one byte past the limit, which tells a file of exactly `limit` bytes from a larger one.
+        if total > limit {
+          return .failure(IOError(path: path, message: "is larger than the limit of \(limit) bytes\(which); not read"))
         }
-        bytes.append(contentsOf: [UInt8](repeating: 0, count: max(4096, bytes.count)))
+        let grow = limit == Int.max ? max(4096, total) : min(max(4096, total), limit - total + 1)
+        bytes.append(contentsOf: [UInt8](repeating: 0, count: grow))
       }
       let n = bytes.withUnsafeMutableBytes { buffer in
         Glibc_read(fd, buffer.baseAddress! + total, buffer.count - total)
@@ -72,7 +83,7 @@ public enum FileSystem {
   }
 
   /// Reads all of standard input.
-  public static func readStandardInput(limit: Int = Int.max) -> Result<[UInt8], IOError> {
+  public static func readStandardInput(limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -84,7 +95,7 @@ public enum FileSystem {
       if n == 0 { return .success(bytes) }
       bytes.append(contentsOf: chunk[0..<n])
       if bytes.count > limit {
-        return .failure(IOError(path: "<stdin>", message: "is larger than the limit of \(limit) bytes"))
+        return .failure(IOError(path: "<stdin>", message: "is larger than the limit of \(limit) bytes\(limitName.map { " (\($0))" } ?? ""); not read further"))
       }
     }
   }
@@ -196,6 +207,7 @@ public enum FileSystem {
     case EACCES: return "permission denied"
     case EISDIR: return "is a directory"
     case ELOOP: return "too many levels of symbolic links"
+    case ENOTDIR: return "not a directory"
     default: return String(cString: strerror(code))
     }
   }

@@ -8,23 +8,56 @@ import Darwin
 
 /// Replaces a file's contents without ever leaving a half-written or mixed file: the new text goes
 /// to a temporary file in the same folder (same file system, so the rename is atomic), is synced,
-/// gets the original's permission bits, and is renamed over the original only if the original
-/// still holds exactly what was read.
+/// gets the original's permission bits (and owner, where allowed), and is renamed over the
+/// original only if the original still holds exactly what was read. A process killed at any
+/// moment leaves the original or the new text, never a mix; at worst a hidden temporary file
+/// (`.NAME.fcmlint-XXXXXX`) stays beside it.
+///
+/// Refused, with the file left untouched: a read-only file (no write permission bit, or not
+/// writable by this user), a file that changed since it was read, and any failed write or sync
+/// (a full disk). A symbolic link is fixed through: its target is replaced and the link kept.
 public enum SafeWriter {
   public struct Failure: Error, Sendable {
     public var path: String
     public var message: String
   }
 
-  public static func replace(_ path: String, expecting original: [UInt8], with bytes: [UInt8]) -> Failure? {
+  /// The system calls that write the temporary file, replaceable so tests can simulate a full disk
+  /// (a `write` that fails with ENOSPC) without filling one.
+  public struct IO: Sendable {
+    /// Like write(2): bytes written, or -1 with `errno` set.
+    public var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    /// Like fsync(2): 0, or -1 with `errno` set.
+    public var sync: @Sendable (_ fd: Int32) -> Int32
+
+    public init(
+      write: @escaping @Sendable (Int32, UnsafeRawPointer, Int) -> Int,
+      sync: @escaping @Sendable (Int32) -> Int32
+    ) {
+      self.write = write
+      self.sync = sync
+    }
+
+    public static let system = IO(write: { fd, buffer, count in systemWrite(fd, buffer, count) }, sync: { fsync($0) })
+  }
+
+  public static func replace(_ path: String, expecting original: [UInt8], with bytes: [UInt8], io: IO = .system) -> Failure? {
+    // Through a symbolic link to the file it names: replacing the link itself would turn it into
+    // a plain file.
+    let target = resolvedPath(path) ?? path
     var info = stat()
-    guard stat(path, &info) == 0 else { return Failure(path: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
+    guard stat(target, &info) == 0 else { return Failure(path: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
+    guard info.st_mode & S_IFMT == S_IFREG else { return Failure(path: path, message: "is not a regular file; left untouched") }
     let mode = info.st_mode & 0o7777
-    let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-    let name = path.split(separator: "/").last.map(String.init) ?? path
+    // Read-only means read-only, for root too (whom access(2) lets write anything).
+    if mode & 0o222 == 0 || access(target, W_OK) != 0 {
+      return Failure(path: path, message: "is read-only; not fixed, left untouched")
+    }
+    let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
+    let name = target.split(separator: "/").last.map(String.init) ?? target
     var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).fcmlint-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { return Failure(path: path, message: "cannot create a temporary file beside it: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { return Failure(path: path, message: "cannot create a temporary file beside it (\(String(cString: strerror(errno)))); the file is unchanged") }
     let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     func abandon(_ message: String) -> Failure {
       close(fd)
@@ -33,31 +66,50 @@ public enum SafeWriter {
     }
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+      let n = bytes.withUnsafeBytes { io.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
       if n < 0 {
         if errno == EINTR { continue }
         return abandon("cannot write (\(String(cString: strerror(errno)))); the file is unchanged")
       }
+      if n == 0 { return abandon("cannot write (no progress); the file is unchanged") }
       offset += n
     }
-    guard fchmod(fd, mode) == 0 else { return abandon("cannot keep the file's permissions: \(String(cString: strerror(errno)))") }
-    guard fsync(fd) == 0 else { return abandon("cannot sync (\(String(cString: strerror(errno)))); the file is unchanged") }
+    guard fchmod(fd, mode) == 0 else { return abandon("cannot keep the file's permissions (\(String(cString: strerror(errno)))); the file is unchanged") }
+    // Keep the owner when allowed (root fixing someone's file); otherwise the file becomes ours,
+    // as with any editor's save.
+    if info.st_uid != geteuid() || info.st_gid != getegid() { _ = fchown(fd, info.st_uid, info.st_gid) }
+    guard io.sync(fd) == 0 else { return abandon("cannot sync (\(String(cString: strerror(errno)))); the file is unchanged") }
     close(fd)
     // The file must still be what was linted: another writer may have changed it meanwhile.
-    guard case .success(let current) = readAll(path), current == original else {
+    guard case .success(let current) = readAll(target), current == original else {
       unlink(temporary)
       return Failure(path: path, message: "changed on disk while it was being fixed; left untouched")
     }
-    guard rename(temporary, path) == 0 else {
+    guard rename(temporary, target) == 0 else {
       let message = String(cString: strerror(errno))
       unlink(temporary)
       return Failure(path: path, message: "cannot replace (\(message)); the file is unchanged")
     }
+    // The rename is atomic; syncing the folder makes it durable too (after a power loss).
+    let directoryFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+    if directoryFD >= 0 {
+      _ = fsync(directoryFD)
+      close(directoryFD)
+    }
     return nil
   }
 
+  /// The path a symbolic link leads to (nil when `path` is no link, or the link is broken).
+  static func resolvedPath(_ path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   static func readAll(_ path: String) -> Result<[UInt8], Failure> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return .failure(Failure(path: path, message: String(cString: strerror(errno)))) }
     defer { close(fd) }
     var out: [UInt8] = []
@@ -72,4 +124,8 @@ public enum SafeWriter {
       out.append(contentsOf: chunk[0..<n])
     }
   }
+}
+
+@inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
 }

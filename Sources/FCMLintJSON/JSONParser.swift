@@ -16,15 +16,37 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 /// - A UTF-8 byte-order mark at the start is skipped (RFC 8259 §8.1 lets parsers ignore it).
 /// - Lone surrogate escapes such as `"\ud800"` are valid syntax and accepted; they decode to U+FFFD.
 /// - Numbers of any size or precision are accepted and kept as written; `number(_:)` gives a Double.
-/// - Nesting is limited (`maxDepth`, default 512) so a hostile file cannot exhaust memory or time.
+/// - Nesting is limited (`maxDepth`, default 512) and so is the length of a string or number
+///   literal (`maxStringLength`, default 1 MiB), so a hostile file cannot exhaust memory or time.
 public struct JSONParser {
   public struct Options: Sendable {
     /// The deepest allowed nesting of arrays and objects.
     public var maxDepth: Int
-    public init(maxDepth: Int = 512) { self.maxDepth = maxDepth }
+    /// The longest allowed string (a value or a key) or number literal, in bytes as written in the
+    /// file (escapes count as written, quotes not).
+    public var maxStringLength: Int
+
+    public static let defaultMaxDepth = 512
+    public static let defaultMaxStringLength = 1 << 20
+
+    /// `maxStringLength` defaults to `processMaxStringLength`, which the command line sets once
+    /// (`--max-string-length`) before any parsing, for the parsers the linter creates.
+    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int? = nil) {
+      self.maxDepth = maxDepth
+      self.maxStringLength = maxStringLength ?? Options.processMaxStringLength
+    }
+
+    /// The string length limit of parsers created without one. Set it before linting starts
+    /// (it is read, never written, while files are parsed in parallel).
+    nonisolated(unsafe) public static var processMaxStringLength = defaultMaxStringLength
   }
 
   public static func parse(_ bytes: [UInt8], options: Options = Options()) -> Result<JSONDocument, JSONSyntaxError> {
+    // Offsets are stored as Int32: a larger document could not be described (and is far beyond
+    // any limit the command line allows).
+    if bytes.count >= Int(Int32.max) {
+      return .failure(JSONSyntaxError(offset: 0, message: "the document is \(bytes.count) bytes; documents of 2 GiB or more are not supported"))
+    }
     var parser = JSONParser(bytes: bytes, options: options)
     var failure: JSONSyntaxError? = nil
     bytes.withUnsafeBufferPointer { buffer in
@@ -91,6 +113,9 @@ public struct JSONParser {
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         kind = .number
         try scanNumber(buf, &pos)
+        if pos - start > options.maxStringLength {
+          throw JSONSyntaxError(offset: start, message: "a number literal of \(pos - start) bytes is longer than the limit of \(options.maxStringLength) bytes (--max-string-length)")
+        }
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
       default:
@@ -116,7 +141,7 @@ public struct JSONParser {
 
       if opensContainer {
         if stack.count >= options.maxDepth {
-          throw JSONSyntaxError(offset: start, message: "nesting is deeper than \(options.maxDepth) levels")
+          throw JSONSyntaxError(offset: start, message: "nesting is deeper than \(options.maxDepth) levels (--max-depth)")
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
@@ -209,12 +234,19 @@ public struct JSONParser {
     let n = buf.count
     var i = pos + 1
     var escaped = false
+    // The contents may take `maxLength` bytes: the byte at `limitEnd` must be the closing quote.
+    let maxLength = max(0, min(options.maxStringLength, n))
+    let limitEnd = i + maxLength
     while true {
-      // Fast path: plain ASCII.
-      while i < n {
+      // Fast path: plain ASCII, never past the length limit.
+      let stop = min(n, limitEnd)
+      while i < stop {
         let b = buf[i]
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
         i += 1
+      }
+      if i > limitEnd || (i == limitEnd && i < n && buf[i] != UInt8(ascii: "\"")) {
+        throw JSONSyntaxError(offset: pos, message: "a string longer than the limit of \(options.maxStringLength) bytes (--max-string-length)")
       }
       guard i < n else {
         throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a string (missing closing '\"')")
