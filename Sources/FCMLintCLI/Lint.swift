@@ -114,9 +114,6 @@ struct Lint: ParsableCommand {
   }
 
   func run() throws {
-    // Rule and schema files are parsed with the default limits (a previous in-process run may
-    // have changed them); the user's limits apply to the files linted.
-    JSONParser.Options.processMaxStringLength = JSONParser.Options.defaultMaxStringLength
     let ruleSet: RuleSet
     let config: Config
     do {
@@ -128,8 +125,7 @@ struct Lint: ParsableCommand {
     options.input = input.flatMap(InputKind.init(rawValue:))
     let limits = self.limits
     options.maxDepth = limits.maxDepth
-    // Read by every parser the linter creates; set before any file is parsed.
-    JSONParser.Options.processMaxStringLength = limits.maxStringLength
+    options.maxStringLength = limits.maxStringLength
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
 
     if ndjson { return try runNDJSON(linter) }

@@ -54,7 +54,13 @@ public struct Config: Sendable {
         }
       case "rule-directories":
         for item in value.oneOrMany(what: key) {
-          config.ruleDirectories.append(Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory")))
+          let directory = Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory"))
+          // A config in a cloned repository must not make fcmlint read rule files elsewhere.
+          let base = Path.absolute(config.baseDirectory), target = Path.absolute(directory)
+          guard target == base || target.hasPrefix(base == "/" ? "/" : base + "/") else {
+            throw item.fail("rule directories must be inside the config file's folder (use --rules for others)")
+          }
+          config.ruleDirectories.append(directory)
         }
       default:
         for item in value.oneOrMany(what: key) {

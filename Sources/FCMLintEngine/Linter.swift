@@ -32,7 +32,9 @@ public enum InputKind: String, Sendable, CaseIterable {
 /// Immutable and `Sendable`, so one instance serves every thread of a parallel run.
 public struct Linter: Sendable {
   public struct Options: Sendable {
-    public var maxDepth: Int = 512
+    public var maxDepth: Int = JSONParser.Options.defaultMaxDepth
+    /// The longest string or number literal, in bytes as written (`--max-string-length`).
+    public var maxStringLength: Int = JSONParser.Options.defaultMaxStringLength
     /// What the files hold; nil detects it per file.
     public var input: InputKind? = nil
     public init() {}
@@ -79,7 +81,7 @@ public struct Linter: Sendable {
 
   /// Lints one document; `file` names it in the diagnostics.
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
-    switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth)) {
+    switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth, maxStringLength: options.maxStringLength)) {
     case .failure(let error):
       guard let rule = syntaxRule else { return [] }
       let locator = SourceLocator(bytes: bytes)

@@ -29,16 +29,10 @@ public struct JSONParser {
     public static let defaultMaxDepth = 512
     public static let defaultMaxStringLength = 1 << 20
 
-    /// `maxStringLength` defaults to `processMaxStringLength`, which the command line sets once
-    /// (`--max-string-length`) before any parsing, for the parsers the linter creates.
-    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int? = nil) {
+    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int = Options.defaultMaxStringLength) {
       self.maxDepth = maxDepth
-      self.maxStringLength = maxStringLength ?? Options.processMaxStringLength
+      self.maxStringLength = maxStringLength
     }
-
-    /// The string length limit of parsers created without one. Set it before linting starts
-    /// (it is read, never written, while files are parsed in parallel).
-    nonisolated(unsafe) public static var processMaxStringLength = defaultMaxStringLength
   }
 
   public static func parse(_ bytes: [UInt8], options: Options = Options()) -> Result<JSONDocument, JSONSyntaxError> {

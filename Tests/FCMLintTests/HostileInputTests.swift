@@ -27,7 +27,6 @@ final class HostileInputTests: XCTestCase {
   override func setUp() {
     super.setUp()
     signal(SIGPIPE, SIG_IGN)
-    JSONParser.Options.processMaxStringLength = JSONParser.Options.defaultMaxStringLength
   }
 
   func temporaryDirectory() throws -> URL {

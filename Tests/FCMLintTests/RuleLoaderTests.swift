@@ -158,6 +158,15 @@ final class ConfigTests: XCTestCase {
     }
   }
 
+  func testRuleDirectoriesStayInsideTheConfigFolder() throws {
+    XCTAssertNoThrow(try Config.load(text: "rule-directories: [fcm-rules, ./more]\n", file: "/base/.fcmlint.yml"))
+    for outside in ["../elsewhere", "/etc", "fcm-rules/../../x"] {
+      XCTAssertThrowsError(try Config.load(text: "rule-directories: [\(outside)]\n", file: "/base/.fcmlint.yml"), outside) { error in
+        XCTAssertTrue("\(error)".contains("inside the config file's folder"), "\(error)")
+      }
+    }
+  }
+
   func testIgnoreGlobs() throws {
     let config = try Config.load(text: "ignore: ['fixtures/**', '*.draft.json']\n", file: "/base/.fcmlint.yml")
     XCTAssertTrue(config.isIgnored("/base/fixtures/a/b.json"))
