@@ -131,6 +131,17 @@ struct RuleOptions: ParsableArguments {
   }
 }
 
+extension RuleOptions {
+  /// `load()`, with a broken rule or config file reported on standard error and exit 2.
+  func loadOrReport() throws -> (RuleSet, Config) {
+    do {
+      return try load()
+    } catch {
+      throw reportConfigurationError(error)
+    }
+  }
+}
+
 func reportConfigurationError(_ error: ConfigurationError) -> StatusError {
   Console.err("fcmlint: error: \(error)\n")
   return StatusError(status: .failure)

@@ -114,13 +114,7 @@ struct Lint: ParsableCommand {
   }
 
   func run() throws {
-    let ruleSet: RuleSet
-    let config: Config
-    do {
-      (ruleSet, config) = try ruleOptions.load()
-    } catch {
-      throw reportConfigurationError(error)
-    }
+    let (ruleSet, config) = try ruleOptions.loadOrReport()
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
     let limits = self.limits

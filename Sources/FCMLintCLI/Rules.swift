@@ -18,13 +18,7 @@ struct Rules: ParsableCommand {
   }
 
   func run() throws {
-    let ruleSet: RuleSet
-    let config: Config
-    do {
-      (ruleSet, config) = try ruleOptions.load()
-    } catch {
-      throw reportConfigurationError(error)
-    }
+    let (ruleSet, config) = try ruleOptions.loadOrReport()
     let rules = ruleSet.rules.sorted { $0.id < $1.id }
     func severity(_ rule: Rule) -> String {
       guard let override = config.severities[rule.id] else { return rule.severity.rawValue }
@@ -59,12 +53,7 @@ struct Explain: ParsableCommand {
   @OptionGroup var ruleOptions: RuleOptions
 
   func run() throws {
-    let ruleSet: RuleSet
-    do {
-      (ruleSet, _) = try ruleOptions.load()
-    } catch {
-      throw reportConfigurationError(error)
-    }
+    let (ruleSet, _) = try ruleOptions.loadOrReport()
     guard let rule = ruleSet.rule(id) else {
       let hint = closest(to: id, in: ruleSet.ids).map { "; did you mean '\($0)'?" } ?? ""
       Console.err("fcmlint: error: no rule '\(id)'\(hint) (see 'fcmlint rules')\n")
