@@ -48,23 +48,24 @@ public struct SourceLocator: Sendable {
   /// pack is one long line) where counting UTF-16 units from the line start would be quadratic.
   public func bytePosition(of offset: Int) -> SourcePosition {
     let offset = max(0, min(offset, bytes.count))
+    let line = lineIndex(of: offset)
+    return SourcePosition(line: line + 1, column: offset - lineStarts[line] + 1)
+  }
+
+  /// The 0-based line of `offset`: the last line start at or before it.
+  private func lineIndex(of offset: Int) -> Int {
     var lo = 0, hi = lineStarts.count - 1
     while lo < hi {
       let mid = (lo + hi + 1) / 2
       if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
     }
-    return SourcePosition(line: lo + 1, column: offset - lineStarts[lo] + 1)
+    return lo
   }
 
   /// The position of the byte at `offset` (an offset equal to the length is the end of input).
   public func position(of offset: Int) -> SourcePosition {
     let offset = max(0, min(offset, bytes.count))
-    // The last line start <= offset.
-    var lo = 0, hi = lineStarts.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-    }
+    let lo = lineIndex(of: offset)
     var column = 1
     var i = lo == 0 ? max(lineStarts[0], min(contentStart, offset)) : lineStarts[lo]
     while i < offset {
