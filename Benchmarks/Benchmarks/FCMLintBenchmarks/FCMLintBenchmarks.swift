@@ -293,18 +293,8 @@ indirect enum JSON {
     }
   }
 
-  static func quote(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  static func quote(_ s: String) -> String { JSONText.quote(s) }
+
 }
 
 struct MessageGenerator {
