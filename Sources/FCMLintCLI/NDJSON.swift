@@ -50,7 +50,7 @@ struct NDJSONLinter {
           batch.append((number, bytes))
           batchSize += bytes.count
         case .tooLong(let number, let length):
-          emit([tooLong(name, number, length)], &totals)
+          emit(tooLong(name, number, length).map { [$0] } ?? [], &totals)
           totals.summary.files += 1
         }
       }
@@ -96,13 +96,11 @@ struct NDJSONLinter {
     return slots.values.flatMap { $0 }
   }
 
-  private func tooLong(_ name: String, _ line: Int, _ length: Int) -> Diagnostic {
+  private func tooLong(_ name: String, _ line: Int, _ length: Int) -> Diagnostic? {
     let position = SourcePosition(line: line, column: 1)
-    return Diagnostic(
-      file: name, rule: "json-syntax", severity: .error,
-      message: "the document on this line is \(length) bytes, larger than the limit of \(maxLine); skipped",
-      pointer: "", start: position, end: position, startOffset: 0, endOffset: 0,
-      docs: "https://www.rfc-editor.org/rfc/rfc8259")
+    return linter.syntaxDiagnostic(
+      file: name, message: "the document on this line is \(length) bytes, larger than the limit of \(maxLine); skipped",
+      start: position, end: position)
   }
 
   /// Prints what can be printed now (text, JSON and GitHub annotations stream); keeps the rest.

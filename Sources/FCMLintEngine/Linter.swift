@@ -83,18 +83,28 @@ public struct Linter: Sendable {
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
     switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth, maxStringLength: options.maxStringLength)) {
     case .failure(let error):
-      guard let rule = syntaxRule else { return [] }
       let locator = SourceLocator(bytes: bytes)
       let end = min(bytes.count, error.offset + characterLength(bytes, at: error.offset))
-      let message = rule.message?.render(["detail": error.message, "value": "", "property": "", "pointer": ""]) ?? error.message
-      return [Diagnostic(
-        file: file, rule: rule.id, severity: rule.severity, message: message, pointer: "",
-        start: locator.position(of: error.offset), end: locator.position(of: end),
-        startOffset: error.offset, endOffset: end, docs: rule.docs)]
+      return syntaxDiagnostic(
+        file: file, message: error.message, start: locator.position(of: error.offset), end: locator.position(of: end),
+        startOffset: error.offset, endOffset: end
+      ).map { [$0] } ?? []
     case .success(var document):
       document.mount = (options.input ?? InputKind.detect(document)).mount
       return lint(document: document, file: file)
     }
+  }
+
+  /// A diagnostic of the syntax rule (as configured: its severity, or nil when it is off), for a
+  /// document that cannot be read as JSON.
+  public func syntaxDiagnostic(
+    file: String, message detail: String, start: SourcePosition, end: SourcePosition, startOffset: Int = 0, endOffset: Int = 0
+  ) -> Diagnostic? {
+    guard let rule = syntaxRule else { return nil }
+    let message = rule.message?.render(["detail": detail, "value": "", "property": "", "pointer": ""]) ?? detail
+    return Diagnostic(
+      file: file, rule: rule.id, severity: rule.severity, message: message, pointer: "",
+      start: start, end: end, startOffset: startOffset, endOffset: endOffset, docs: rule.docs)
   }
 
   /// Lints a parsed document.
