@@ -110,7 +110,9 @@ struct RuleOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("A folder of extra rule files (*.yml); repeatable.", valueName: "dir"))
   var rules: [String] = []
 
-  func load() throws(ConfigurationError) -> (RuleSet, Config) {
+  /// The rules and config of this run; `documented: false` loads the built-in pack without its
+  /// descriptions and examples (enough to lint).
+  func load(documented: Bool = true) throws(ConfigurationError) -> (RuleSet, Config) {
     var config = Config()
     let configPath = self.config ?? Config.discover(from: FileSystem.currentDirectory())
     if let configPath {
@@ -124,7 +126,7 @@ struct RuleOptions: ParsableArguments {
       }
       config = try Config.load(text: text, file: configPath)
     }
-    var ruleSet = try BuiltinPack.load()
+    var ruleSet = try BuiltinPack.load(documented: documented)
     for directory in config.ruleDirectories + rules { try ruleSet.addDirectory(directory) }
     try config.validate(against: ruleSet)
     return (ruleSet, config)
@@ -133,9 +135,9 @@ struct RuleOptions: ParsableArguments {
 
 extension RuleOptions {
   /// `load()`, with a broken rule or config file reported on standard error and exit 2.
-  func loadOrReport() throws -> (RuleSet, Config) {
+  func loadOrReport(documented: Bool = true) throws -> (RuleSet, Config) {
     do {
-      return try load()
+      return try load(documented: documented)
     } catch {
       throw reportConfigurationError(error)
     }

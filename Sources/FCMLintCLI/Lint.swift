@@ -90,39 +90,33 @@ struct Lint: ParsableCommand {
     if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other") }
     if ndjson && (fix || fixDryRun) { throw ValidationError("--ndjson streams are linted, not fixed") }
     if ndjson && reports.count > 1 { throw ValidationError("--ndjson writes one report, to standard output") }
-    if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be 1 or more") }
-    if let maxFileSize {
-      guard let size = Limits.parseSize(maxFileSize), size >= 1 else {
-        throw ValidationError("--max-file-size takes a size in bytes, like 1048576, 512K, 64M or 1G; not '\(maxFileSize)'")
-      }
-      if size > Limits.largestFileSize { throw ValidationError("--max-file-size can be at most 1G (\(Limits.largestFileSize) bytes)") }
-    }
-    if let maxStringLength {
-      guard let size = Limits.parseSize(maxStringLength), size >= 1 else {
-        throw ValidationError("--max-string-length takes a size in bytes, like 4096, 512K or 1M; not '\(maxStringLength)'")
-      }
+    do {
+      _ = try limits(over: Limits())
+    } catch {
+      throw ValidationError(error.message)
     }
   }
 
-  /// The limits of this run: the options, or their defaults.
-  var limits: Limits {
-    var limits = Limits()
-    if let maxDepth { limits.maxDepth = maxDepth }
-    if let size = maxFileSize.flatMap(Limits.parseSize) { limits.maxFileSize = size }
-    if let size = maxStringLength.flatMap(Limits.parseSize) { limits.maxStringLength = size }
+  /// The limits of this run: the options over `configured` (the config's, or the defaults).
+  func limits(over configured: Limits) throws(Limits.Problem) -> Limits {
+    var limits = configured
+    let options: [(Limits.Setting, String?)] = [
+      (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
+    ]
+    for case let (setting, text?) in options { try limits.set(setting, to: text, name: "--" + setting.rawValue) }
     return limits
   }
 
   func run() throws {
-    let (ruleSet, config) = try ruleOptions.loadOrReport()
+    let (ruleSet, config) = try ruleOptions.loadOrReport(documented: false)  // linting reads no descriptions or examples
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
-    let limits = self.limits
+    let limits = try self.limits(over: config.limits)  // checked by validate()
     options.maxDepth = limits.maxDepth
     options.maxStringLength = limits.maxStringLength
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
 
-    if ndjson { return try runNDJSON(linter) }
+    if ndjson { return try runNDJSON(linter, limits) }
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -144,7 +138,7 @@ struct Lint: ParsableCommand {
       }
     }
 
-    let results = lintAll(inputs, linter)
+    let results = lintAll(inputs, linter, limits)
     var diagnostics: [Diagnostic] = []
     var linted: [String] = []
     var fixed = 0
@@ -192,7 +186,7 @@ struct Lint: ParsableCommand {
   }
 
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
-  func runNDJSON(_ linter: Linter) throws {
+  func runNDJSON(_ linter: Linter, _ limits: Limits) throws {
     let streamer = NDJSONLinter(
       linter: linter, format: reports[0].format, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: limits.maxFileSize)
     var totals = NDJSONLinter.Totals()
@@ -248,9 +242,9 @@ struct Lint: ParsableCommand {
 
   /// Lints every input, in parallel unless `--jobs 1`; results keep the inputs' order, so the
   /// output is the same either way.
-  func lintAll(_ inputs: [Input], _ linter: Linter) -> [Result] {
+  func lintAll(_ inputs: [Input], _ linter: Linter, _ limits: Limits) -> [Result] {
     let slots = Slots<Result>(count: inputs.count, initial: Result())
-    let work: @Sendable (Int) -> Void = { i in slots[i] = lintOne(inputs[i], linter) }
+    let work: @Sendable (Int) -> Void = { i in slots[i] = lintOne(inputs[i], linter, limits) }
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     if jobs <= 1 {
       for i in inputs.indices { work(i) }
@@ -265,7 +259,7 @@ struct Lint: ParsableCommand {
     return slots.values
   }
 
-  func lintOne(_ input: Input, _ linter: Linter) -> Result {
+  func lintOne(_ input: Input, _ linter: Linter, _ limits: Limits) -> Result {
     let name: String
     let read: Swift.Result<[UInt8], FileSystem.IOError>
     switch input {
@@ -315,35 +309,4 @@ final class Slots<Value>: @unchecked Sendable {
   }
 
   var values: [Value] { Array(storage) }
-}
-
-/// The limits that bound the work one hostile input can cause (README: "Limits").
-struct Limits: Sendable {
-  /// Real payloads are a few KB: the defaults are far above any of them.
-  var maxDepth = JSONParser.Options.defaultMaxDepth
-  var maxFileSize = 64 << 20
-  var maxStringLength = JSONParser.Options.defaultMaxStringLength
-  /// Byte offsets are 32-bit in the parsed tree; 1 GiB keeps far from that.
-  static let largestFileSize = 1 << 30
-
-  /// `1048576`, `512K`, `64M`, `1G` (powers of 1024; `KB`, `MiB` and lower case accepted too).
-  static func parseSize(_ text: String) -> Int? {
-    var digits = Substring(text.trimmingSpaces())
-    var unit = 1
-    let suffixes: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
-    for (suffix, factor) in suffixes where digits.lowercased().hasSuffix(suffix) {
-      digits = digits.dropLast(suffix.count)
-      unit = factor
-      break
-    }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
-    let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-    return overflow ? nil : product
-  }
-}
-
-extension String {
-  fileprivate func trimmingSpaces() -> String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-  }
 }

@@ -55,7 +55,9 @@ struct DataValue: Sendable {
   /// The members of a mapping, checked against the allowed names.
   func mapping(allowed: [String]? = nil, what: String) throws(ConfigurationError) -> [(key: String, keyValue: DataValue, value: DataValue)] {
     guard case .mapping(let members) = node else { throw fail("\(what) must be a mapping") }
-    var out: [(String, DataValue, DataValue)] = []
+    // Declared with the labels of the result: an unlabelled array would be converted element by
+    // element through a runtime cast on return.
+    var out: [(key: String, keyValue: DataValue, value: DataValue)] = []
     for (k, v) in members {
       guard case .scalar(let name, _, _) = k.node else { throw k.fail("keys in \(what) must be plain strings") }
       if let allowed, !allowed.contains(name) {

@@ -131,9 +131,9 @@ public enum FileSystem {
     }
     var names: [String] = []
     while let entry = readdir(handle) {
-      let name = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
+      // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
+      // out would read past the end of readdir's buffer (AddressSanitizer found it).
+      let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
       if name == "." || name == ".." { continue }
       names.append(name)
     }

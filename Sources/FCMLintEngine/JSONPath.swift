@@ -21,13 +21,89 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     case index(Int)
   }
 
-  public let anchor: Anchor
-  public let segments: [Segment]
-  /// For each segment, the lowerCamelCase spelling of a snake_case member name (else nil),
-  /// computed once here rather than on every lookup.
-  let alternates: [[UInt8]?]
+  /// Everything in one object, so copying a path (every rule check holds some) retains one
+  /// reference. Lookups read `steps` and `nameBytes`, buffers this object owns, rather than the
+  /// `Segment` enum or arrays of names: reading those retains and releases their payloads at every
+  /// step, which cost more than the lookups themselves.
+  final class Storage: @unchecked Sendable {
+    let anchor: Anchor
+    let segments: [Segment]
+    let description: String
+    /// Per segment, the name as a missing member (for `Resolution.missing`).
+    let missing: [String]
+
+    struct Step {
+      enum Kind: UInt8 { case member, index, wildcard }
+      var kind: Kind
+      /// A member's name in `nameBytes`, and its lowerCamelCase spelling (count -1: none).
+      var nameStart: Int32, nameCount: Int32, alternateStart: Int32, alternateCount: Int32
+      var index: Int32
+    }
+    let steps: UnsafeMutableBufferPointer<Step>
+    let nameBytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(anchor: Anchor, segments: [Segment], description: String) {
+      self.anchor = anchor
+      self.segments = segments
+      self.description = description
+      var steps: [Step] = [], bytes: [UInt8] = [], missing: [String] = []
+      for segment in segments {
+        var step = Step(kind: .wildcard, nameStart: 0, nameCount: 0, alternateStart: 0, alternateCount: -1, index: 0)
+        switch segment {
+        case .member(let name, let nameBytes):
+          step.kind = .member
+          step.nameStart = Int32(bytes.count)
+          step.nameCount = Int32(nameBytes.count)
+          bytes += nameBytes
+          if nameBytes.contains(UInt8(ascii: "_")) {
+            let alternate = Array(JSONPath.lowerCamelCase(name).utf8)
+            step.alternateStart = Int32(bytes.count)
+            step.alternateCount = Int32(alternate.count)
+            bytes += alternate
+          }
+          missing.append(name)
+        case .index(let index):
+          step.kind = .index
+          step.index = Int32(index)
+          missing.append(String(index))
+        case .wildcard:
+          missing.append("*")
+        }
+        steps.append(step)
+      }
+      self.missing = missing
+      self.steps = .allocate(capacity: max(steps.count, 1))
+      _ = self.steps.initialize(from: steps)
+      nameBytes = .allocate(capacity: max(bytes.count, 1))
+      _ = nameBytes.initialize(from: bytes)
+    }
+
+    deinit {
+      steps.deallocate()
+      nameBytes.deallocate()
+    }
+
+    var count: Int { segments.count }
+
+    /// The node segment `i` (a member or an index) leads to from `node`, or nil.
+    @inline(__always)
+    func child(_ i: Int, of node: NodeID, in document: JSONDocument) -> NodeID? {
+      let step = steps[i]
+      if step.kind == .index { return document.element(node, Int(step.index)) }
+      let name = UnsafeBufferPointer(rebasing: nameBytes[Int(step.nameStart)..<Int(step.nameStart + step.nameCount)])
+      guard step.alternateCount >= 0 else { return document.member(node, name, or: nil) }
+      let alternate = UnsafeBufferPointer(rebasing: nameBytes[Int(step.alternateStart)..<Int(step.alternateStart + step.alternateCount)])
+      return document.member(node, name, or: alternate)
+    }
+  }
+  let storage: Storage
+
+  public var anchor: Anchor { storage.anchor }
+  public var segments: [Segment] { storage.segments }
   /// The path as written.
-  public let description: String
+  public var description: String { storage.description }
+
+  public static func == (a: JSONPath, b: JSONPath) -> Bool { a.anchor == b.anchor && a.segments == b.segments }
 
   public struct ParseError: Error, Sendable {
     /// 0-based offset in the path text.
@@ -37,17 +113,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
   /// A path from parts (for paths built from others).
   public init(anchor: Anchor, segments: [Segment], description: String) {
-    self.anchor = anchor
-    self.segments = segments
-    self.description = description
-    alternates = Self.alternates(for: segments)
-  }
-
-  static func alternates(for segments: [Segment]) -> [[UInt8]?] {
-    segments.map { segment in
-      guard case .member(let name, let bytes) = segment, bytes.contains(UInt8(ascii: "_")) else { return nil }
-      return Array(lowerCamelCase(name).utf8)
-    }
+    storage = Storage(anchor: anchor, segments: segments, description: description)
   }
 
   public init(_ text: String) throws(ParseError) {
@@ -57,7 +123,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     guard let first = chars.first, first == "$" || first == "@" else {
       throw fail("a path starts with '$' (the document root) or '@' (the node selected by 'given')")
     }
-    anchor = first == "$" ? .root : .current
+    let anchor: Anchor = first == "$" ? .root : .current
     i = 1
     var segments: [Segment] = []
     while i < chars.count {
@@ -76,15 +142,16 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         guard i > start else {
           throw fail("'\(chars[i])' cannot appear in a dot member name; write ['name'] for names like 'mutable-content'")
         }
-        let name = String(String.UnicodeScalarView(chars[start..<i]))
-        segments.append(.member(name, Array(name.utf8)))
+        // Dot names are ASCII (see `isNameScalar`).
+        let bytes = chars[start..<i].map { UInt8($0.value) }
+        segments.append(.member(String(decoding: bytes, as: UTF8.self), bytes))
       } else if c == "[" {
         i += 1
         guard i < chars.count else { throw fail("unclosed '['") }
         let q = chars[i]
         if q == "'" || q == "\"" {
           i += 1
-          var name = String.UnicodeScalarView()
+          var name: [UInt8] = []
           while true {
             guard i < chars.count else { throw fail("unterminated quoted member name") }
             let ch = chars[i]
@@ -94,19 +161,18 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
               guard i < chars.count else { throw fail("unterminated escape in member name") }
               guard chars[i] == q || chars[i] == "\\" else { throw fail("unsupported escape '\\\(chars[i])' in member name") }
             }
-            name.append(chars[i])
+            UTF8.encode(chars[i]) { name.append($0) }
             i += 1
           }
           i += 1
-          let s = String(name)
-          segments.append(.member(s, Array(s.utf8)))
+          segments.append(.member(String(decoding: name, as: UTF8.self), name))
         } else if q == "*" {
           i += 1
           segments.append(.wildcard)
-        } else if q.properties.numericType != nil, q.isASCII {
+        } else if ("0"..."9").contains(q) {
           var value = 0
-          while i < chars.count, let d = Int(String(chars[i])), chars[i].isASCII {
-            value = value * 10 + d
+          while i < chars.count, ("0"..."9").contains(chars[i]) {
+            value = value * 10 + Int(chars[i].value - 48)
             i += 1
             if value > 1_000_000 { throw fail("array index too large") }
           }
@@ -120,16 +186,14 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         throw fail("unexpected '\(c)' in path (expected '.' or '[')")
       }
     }
-    self.segments = segments
-    self.description = text
-    alternates = Self.alternates(for: segments)
+    storage = Storage(anchor: anchor, segments: segments, description: text)
   }
 
   /// The member `name` of `object`, in either proto3 JSON spelling.
   public static func member(_ document: JSONDocument, _ object: NodeID, _ name: String, _ bytes: [UInt8]? = nil) -> NodeID? {
     let bytes = bytes ?? Array(name.utf8)
     guard bytes.contains(UInt8(ascii: "_")) else { return document.member(object, bytes) }
-    return document.member(object, bytes, or: Array(lowerCamelCase(name).utf8))
+    return document.member(object, bytes, or: Array(lowerCamelCase(name).utf8) as [UInt8]?)
   }
 
   /// `fcm_options` → `fcmOptions`, as protoc derives JSON names.
@@ -167,10 +231,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// Every node the path selects; a path through wildcards may select many, a missing member none.
   public func select(in document: JSONDocument, from current: NodeID = JSONDocument.root) -> [NodeID] {
     var out: [NodeID] = []
-    start(document, current) { resolution in
-      if case .found(let id) = resolution { out.append(id) }
-    }
+    forEachNode(in: document, from: current) { out.append($0) }
     return out
+  }
+
+  /// Calls `body` with every node the path selects (`select` without building an array).
+  public func forEachNode(in document: JSONDocument, from current: NodeID = JSONDocument.root, _ body: (NodeID) -> Void) {
+    start(document, current) { resolution in
+      if case .found(let id) = resolution { body(id) }
+    }
   }
 
   /// Like `select`, but also reports where the path breaks off, so a rule that requires a value
@@ -179,6 +248,11 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     var out: [Resolution] = []
     start(document, current) { out.append($0) }
     return out
+  }
+
+  /// Calls `body` with each resolution `resolve` would return, in order.
+  public func forEachResolution(in document: JSONDocument, from current: NodeID = JSONDocument.root, _ body: (Resolution) -> Void) {
+    start(document, current, body)
   }
 
   /// Starts a walk at the anchor. A root path first passes through the document's mount: for a
@@ -202,29 +276,22 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     walk(document, from: JSONDocument.root, segment: document.mount.count, visit)
   }
 
-  private func walk(_ document: JSONDocument, from node: NodeID, segment: Int, _ visit: (Resolution) -> Void) {
-    guard segment < segments.count else {
-      visit(.found(node))
-      return
-    }
-    switch segments[segment] {
-    case .member(let name, let bytes):
-      let found = alternates[segment].map { document.member(node, bytes, or: $0) } ?? document.member(node, bytes)
-      if let child = found {
-        walk(document, from: child, segment: segment + 1, visit)
-      } else {
-        visit(.missing(nearest: node, missing: name))
+  /// Follows members and indexes in a loop; only a wildcard branches (recursively).
+  private func walk(_ document: JSONDocument, from start: NodeID, segment first: Int, _ visit: (Resolution) -> Void) {
+    let s = storage
+    var node = start
+    var i = first
+    while i < s.count {
+      if s.steps[i].kind == .wildcard {
+        let kind = document.kind(node)
+        guard kind == .object || kind == .array else { return }
+        for child in document.children(node) { walk(document, from: child, segment: i + 1, visit) }
+        return
       }
-    case .index(let index):
-      if let child = document.element(node, index) {
-        walk(document, from: child, segment: segment + 1, visit)
-      } else {
-        visit(.missing(nearest: node, missing: String(index)))
-      }
-    case .wildcard:
-      let kind = document.kind(node)
-      guard kind == .object || kind == .array else { return }
-      for child in document.children(node) { walk(document, from: child, segment: segment + 1, visit) }
+      guard let child = s.child(i, of: node, in: document) else { return visit(.missing(nearest: node, missing: s.missing[i])) }
+      node = child
+      i += 1
     }
+    visit(.found(node))
   }
 }

@@ -45,6 +45,10 @@ public struct LinearRegex: Sendable {
   let programs: [[Inst]]
   public let source: String
   static let maxInstructions = 50_000
+  /// Literals of which every match contains one (see `RequiredLiterals`): a text that contains
+  /// none cannot match, which a byte search tells far faster than the NFA. Most values a rule
+  /// tests do not match (`\.gif` on a PNG's URL), so most checks end here.
+  let prefilter: RequiredLiterals?
 
   public init(_ pattern: String) throws(SyntaxError) {
     var parser = Parser(Array(pattern.unicodeScalars).map(\.value))
@@ -53,10 +57,12 @@ public struct LinearRegex: Sendable {
     _ = try compiler.program(for: tree)
     programs = compiler.programs
     source = pattern
+    prefilter = RequiredLiterals(tree)
   }
 
   /// Whether the pattern matches anywhere in `text`.
   public func matches(_ text: String) -> Bool {
+    if let prefilter, !prefilter.found(in: text) { return false }
     let scalars = Self.scalars(text)
     var run = Run(programs: programs, text: scalars)
     return run.search(program: 0, anchoredAt: nil) != nil
@@ -204,6 +210,141 @@ public struct LinearRegex: Sendable {
     mutating func clear() {
       for i in items { member[i] = false }
       items.removeAll(keepingCapacity: true)
+    }
+  }
+
+  // MARK: - Prefilter
+
+  /// A set of ASCII strings, lower-cased, of which every match of a pattern contains at least
+  /// one (as RE2 and Go's regexp derive from a pattern): `\.(?:gif|png)(?:[?#]|$)` requires
+  /// ".gif" or ".png". Found by a case-insensitive byte search, so a case-sensitive literal also
+  /// accepts other cases: the NFA decides those. Nil when a pattern requires nothing of at least
+  /// two characters (`^[0-9]+$`).
+  struct RequiredLiterals: Sendable {
+    let needles: [[UInt8]]
+    /// Whether a byte starts some needle.
+    let firstBytes: [Bool]
+    let shortest: Int
+
+    static let maxStrings = 64
+    static let maxLength = 32
+
+    init?(_ node: Node) {
+      guard let set = Self.required(node), let shortest = set.map(\.count).min(), shortest >= 2 else { return nil }
+      needles = Set(set).sorted { $0.lexicographicallyPrecedes($1) }
+      var first = [Bool](repeating: false, count: 256)
+      for needle in needles { first[Int(needle[0])] = true }
+      firstBytes = first
+      self.shortest = shortest
+    }
+
+    func found(in text: String) -> Bool {
+      var text = text
+      return text.withUTF8 { bytes in
+        guard bytes.count >= shortest else { return false }
+        for start in 0...(bytes.count - shortest) where firstBytes[Int(Self.lower(bytes[start]))] {
+          next: for needle in needles where needle.count <= bytes.count - start {
+            for k in 1..<needle.count where Self.lower(bytes[start + k]) != needle[k] { continue next }
+            if Self.lower(bytes[start]) == needle[0] { return true }
+          }
+        }
+        return false
+      }
+    }
+
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+
+    /// The one lower-cased ASCII byte a character set stands for (`g`, or `[gG]` under `(?i)`).
+    static func byte(_ set: CharSet) -> UInt8? {
+      guard !set.negated, !set.ranges.isEmpty,
+        set.ranges.allSatisfy({ $0.lowerBound == $0.upperBound && $0.lowerBound < 0x80 })
+      else { return nil }
+      let first = lower(UInt8(set.ranges[0].lowerBound))
+      return set.ranges.allSatisfy({ lower(UInt8($0.lowerBound)) == first }) ? first : nil
+    }
+
+    /// What a node tells about the strings it matches, computed bottom-up in one pass:
+    /// `exact`, every string it matches when they are few and short (nil otherwise), and
+    /// `required`, strings of which every match contains one (nil when there is no such set).
+    struct Facts {
+      var exact: [[UInt8]]?
+      var required: [[UInt8]]?
+    }
+
+    static func required(_ node: Node) -> [[UInt8]]? { facts(node).required }
+
+    static func facts(_ node: Node) -> Facts {
+      switch node {
+      case .empty, .atStart, .atEnd, .look:
+        return Facts(exact: [[]], required: nil)
+      case .char(let set):
+        return exactly(byte(set).map { [[$0]] })
+      case .concat(let items):
+        var exact: [[UInt8]]? = [[]]
+        var best: [[UInt8]]? = nil
+        func consider(_ candidate: [[UInt8]]?) {
+          guard let candidate, !candidate.isEmpty, !candidate.contains(where: \.isEmpty) else { return }
+          guard let current = best else { best = candidate; return }
+          let (a, b) = (candidate.map(\.count).min()!, current.map(\.count).min()!)
+          if a > b || (a == b && candidate.count < current.count) { best = candidate }
+        }
+        // A run of consecutive items with exact strings is a required literal of its own.
+        var run: [[UInt8]] = [[]]
+        for item in items {
+          let f = facts(item)
+          if let e = exact { exact = f.exact.flatMap { product(e, $0) } }
+          if let e = f.exact {
+            run = product(run, e) ?? e
+            consider(run)
+          } else {
+            run = [[]]
+            consider(f.required)
+          }
+        }
+        if let exact, !exact.contains(where: \.isEmpty) { consider(exact) }
+        return Facts(exact: exact, required: best)
+      case .alternation(let branches):
+        var exact: [[UInt8]]? = []
+        var required: [[UInt8]]? = []
+        for branch in branches {
+          let f = facts(branch)
+          if let e = f.exact, let x = exact, x.count + e.count <= maxStrings { exact = x + e } else { exact = nil }
+          if let r = f.required, let x = required, x.count + r.count <= maxStrings { required = x + r } else { required = nil }
+        }
+        if let exact, !exact.contains(where: \.isEmpty) { return Facts(exact: exact, required: exact) }
+        return Facts(exact: exact, required: required)
+      case .repeated(let inner, let min, let max):
+        let f = facts(inner)
+        var exact: [[UInt8]]? = nil
+        if let e = f.exact {
+          if min == 0, max == 1 {
+            exact = e + [[]]
+          } else if let max, max == min, min <= 4 {
+            exact = [[]]
+            for _ in 0..<min { exact = exact.flatMap { product($0, e) } }
+          }
+        }
+        if let exact, !exact.contains(where: \.isEmpty) { return Facts(exact: exact, required: exact) }
+        return Facts(exact: exact, required: min >= 1 ? f.required : nil)
+      }
+    }
+
+    /// Facts of a node that matches exactly `set` (or an unknown set, for nil).
+    static func exactly(_ set: [[UInt8]]?) -> Facts {
+      guard let set else { return Facts(exact: nil, required: nil) }
+      return Facts(exact: set, required: set.contains(where: \.isEmpty) ? nil : set)
+    }
+
+    static func product(_ a: [[UInt8]], _ b: [[UInt8]]) -> [[UInt8]]? {
+      guard a.count * b.count <= maxStrings else { return nil }
+      var out: [[UInt8]] = []
+      for x in a {
+        for y in b {
+          guard x.count + y.count <= maxLength else { return nil }
+          out.append(x + y)
+        }
+      }
+      return out
     }
   }
 

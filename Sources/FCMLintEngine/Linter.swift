@@ -61,6 +61,15 @@ public struct Linter: Sendable {
     syntaxRule = active.first { $0.reportsSyntax }
     rules = active.filter { !$0.reportsSyntax }
     compiled = rules.map(CompiledRule.init)
+    var paths: [JSONPath] = [], slotRules: [Int32] = []
+    for (index, entry) in compiled.enumerated() {
+      for path in entry.given {
+        paths.append(path)
+        slotRules.append(Int32(index))
+      }
+    }
+    givenTrie = GivenTrie(paths: paths)
+    self.slotRules = slotRules
     self.options = options
   }
 
@@ -78,6 +87,10 @@ public struct Linter: Sendable {
     }
   }
   private let compiled: [CompiledRule]
+  /// The `given` paths of `compiled`, rule by rule, as one trie; `slotRules[slot]` is the index in
+  /// `compiled` of the rule a slot's path belongs to.
+  private let givenTrie: GivenTrie
+  private let slotRules: [Int32]
 
   /// Lints one document; `file` names it in the diagnostics.
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
@@ -110,16 +123,26 @@ public struct Linter: Sendable {
   /// Lints a parsed document.
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
     var found: [(rule: CompiledRule, check: Int, finding: Finding, given: NodeID)] = []
-    for entry in compiled {
-      for path in entry.given {
-        for node in path.select(in: document) {
-          let context = FunctionContext(document: document, given: node)
-          guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
-          for (index, check) in entry.then.enumerated() {
-            for target in targets(of: check, context) {
-              for finding in check.function.check(target, in: context) { found.append((entry, index, finding, node)) }
-            }
-          }
+    // Every rule's `given` nodes from one walk, then in rule order (and each rule's paths in
+    // their order) as if each rule had resolved its own paths.
+    var nodes: [NodeID] = []
+    var order: [UInt64] = []  // slot << 32 | the node's index in `nodes`: one integer to sort
+    givenTrie.walk(document) { slot, node in
+      order.append(UInt64(slot) << 32 | UInt64(nodes.count))
+      nodes.append(node)
+    }
+    order.sort()
+    // Callbacks rather than arrays of targets: this loop runs every check of every rule on every
+    // document, and most find nothing.
+    for key in order {
+      let node = nodes[Int(key & 0xFFFF_FFFF)]
+      let entry = compiled[Int(slotRules[Int(key >> 32)])]
+      let context = FunctionContext(document: document, given: node)
+      guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
+      for index in entry.then.indices {
+        let check = entry.then[index]
+        forEachTarget(of: check, context) { target in
+          for finding in check.function.check(target, in: context) { found.append((entry, index, finding, node)) }
         }
       }
     }
@@ -172,15 +195,20 @@ public struct Linter: Sendable {
     }
   }
 
-  private func targets(of check: Rule.Check, _ context: FunctionContext) -> [JSONPath.Resolution] {
-    guard let field = check.field else { return [.found(context.given)] }
-    return field.resolve(in: context.document, from: context.given)
+  /// The targets of a check: where its `field` path leads from the `given` node, or that node.
+  private func forEachTarget(of check: Rule.Check, _ context: FunctionContext, _ body: (JSONPath.Resolution) -> Void) {
+    guard let field = check.field else { return body(.found(context.given)) }
+    field.forEachResolution(in: context.document, from: context.given, body)
   }
 
   private func holds(_ condition: Rule.Condition, _ context: FunctionContext) -> Bool {
     switch condition {
     case .check(let check):
-      return targets(of: check, context).allSatisfy { check.function.check($0, in: context).isEmpty }
+      var clean = true
+      forEachTarget(of: check, context) { target in
+        if clean, !check.function.passes(target, in: context) { clean = false }
+      }
+      return clean
     case .anyOf(let conditions):
       return conditions.contains { holds($0, context) }
     case .not(let inner):

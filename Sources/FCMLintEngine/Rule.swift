@@ -77,36 +77,35 @@ public struct MessageTemplate: Sendable {
   let parts: [Part]
   public let source: String
 
-  /// Parses `text`; `{{` and `}}` stand for literal braces.
+  /// Parses `text`; `{{` and `}}` stand for literal braces. Works on the UTF-8 bytes: the braces
+  /// are ASCII, and every built-in message is parsed at each start.
   init(_ text: String, allowed: Set<String>) throws(OptionError) {
+    let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+    let bytes = Array(text.utf8)
     var parts: [Part] = []
-    var literal = ""
-    var i = text.startIndex
-    while i < text.endIndex {
-      let c = text[i]
-      let next = text.index(after: i)
-      if c == "{", next < text.endIndex, text[next] == "{" {
-        literal.append("{")
-        i = text.index(after: next)
-      } else if c == "}", next < text.endIndex, text[next] == "}" {
-        literal.append("}")
-        i = text.index(after: next)
-      } else if c == "{" {
-        guard let close = text[next...].firstIndex(of: "}") else { throw OptionError("unclosed '{' in message") }
-        let name = String(text[next..<close])
+    var literal: [UInt8] = []
+    var i = 0
+    while i < bytes.count {
+      let c = bytes[i]
+      if (c == open || c == close), i + 1 < bytes.count, bytes[i + 1] == c {
+        literal.append(c)
+        i += 2
+      } else if c == open {
+        guard let end = bytes[(i + 1)...].firstIndex(of: close) else { throw OptionError("unclosed '{' in message") }
+        let name = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
         guard allowed.contains(name) else {
           throw OptionError("unknown placeholder '{\(name)}' in message (available: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
         }
-        if !literal.isEmpty { parts.append(.text(literal)) }
-        literal = ""
+        if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
+        literal.removeAll(keepingCapacity: true)
         parts.append(.placeholder(name))
-        i = text.index(after: close)
+        i = end + 1
       } else {
         literal.append(c)
-        i = next
+        i += 1
       }
     }
-    if !literal.isEmpty { parts.append(.text(literal)) }
+    if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
     self.parts = parts
     self.source = text
   }

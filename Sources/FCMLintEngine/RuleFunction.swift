@@ -15,10 +15,19 @@ public protocol RuleFunction: Sendable {
 
   /// Findings for one target (the node a `field` path leads to, or where it breaks off).
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding]
+
+  /// Whether `check` finds nothing for this target: all a `when` condition asks. Functions
+  /// often used in conditions (`present`, `absent`) answer it without building the messages of
+  /// findings that would be thrown away.
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool
 }
 
 extension RuleFunction {
   public static var placeholders: [String] { [] }
+
+  public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    check(target, in: context).isEmpty
+  }
 }
 
 /// What a function may look at besides its target: the whole document and the node `given` selected.

@@ -13,20 +13,35 @@ public enum RuleLoader {
     try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin, resources: resources)
   }
 
-  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedForm`).
-  public static func load(embeddedJSON text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources)
+  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedForms`).
+  /// Without `documented`, the rule's description and examples may be absent (the lean form).
+  public static func load(embeddedJSON text: String, file: String, resources: RuleResources, documented: Bool = true) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources, documented: documented)
   }
 
-  /// Checks a rule file completely and returns its JSON form, which loads without a YAML parser:
-  /// the build embeds this, so a broken built-in rule fails the build with its line and column.
-  public static func embeddedForm(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> String {
+  /// Keys only documentation and tests read: the lean form leaves them out.
+  static let documentationKeys: Set<String> = ["description", "examples"]
+
+  /// Checks a rule file completely and returns its JSON forms, which load without a YAML parser:
+  /// the build embeds them, so a broken built-in rule fails the build with its line and column.
+  /// `full` is the whole rule; `lean` leaves out the description and examples, which are most of
+  /// a rule's text and which linting never reads, so a run that only lints loads a third of it.
+  public static func embeddedForms(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> (full: String, lean: String) {
     let value = try DataValue.parse(yaml: text, file: file)
     _ = try load(value, isBuiltin: true, resources: resources)
-    return value.jsonText
+    var lean = value
+    if case .mapping(let members) = value.node {
+      lean = DataValue(
+        node: .mapping(members.filter { member in
+          guard case .scalar(let key, _, _) = member.key.node else { return true }
+          return !documentationKeys.contains(key)
+        }),
+        file: value.file, line: value.line, column: value.column)
+    }
+    return (value.jsonText, lean.jsonText)
   }
 
-  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources) throws(ConfigurationError) -> Rule {
+  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources, documented: Bool = true) throws(ConfigurationError) -> Rule {
     let file = root.file
     var fields: [String: (key: DataValue, value: DataValue)] = [:]
     for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
@@ -46,7 +61,7 @@ public enum RuleLoader {
       throw severityValue.fail("severity must be error, warning or info, not '\(severityText)'")
     }
     let summary = try required("summary").nonEmptyString(what: "summary")
-    let description = try required("description").nonEmptyString(what: "description")
+    let description = documented || fields["description"] != nil ? try required("description").nonEmptyString(what: "description") : ""
     let docsValue = try required("docs")
     let docs = try docsValue.nonEmptyString(what: "docs")
     guard docs.hasPrefix("https://") else { throw docsValue.fail("docs must be an https:// URL of the page that states the requirement") }

@@ -11,11 +11,12 @@ public struct RuleSet: Sendable {
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
-  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
-  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
+  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them; without
+  /// `documented`, from the lean form (no descriptions or examples).
+  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)], documented: Bool = true) throws(ConfigurationError) {
     resources = try Self.loadSchemas(schemas)
     for file in files {
-      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources))
+      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources, documented: documented))
     }
   }
 

@@ -9,14 +9,14 @@ public struct Schema: Sendable {
     public enum Kind: String, Sendable {
       case string, bool, int32, int64, float, enumeration = "enum", duration, timestamp, message, map, `struct`, any
     }
-    public var json: String
-    public var proto: String
-    public var kind: Kind
-    public var repeated: Bool
-    public var ref: String?
-    public var values: [String]
-    public var deprecated: Bool
-    public var outputOnly: Bool
+    public let json: String
+    public let proto: String
+    public let kind: Kind
+    public let repeated: Bool
+    public let ref: String?
+    public let values: [String]
+    public let deprecated: Bool
+    public let outputOnly: Bool
     /// The type a message field refers to, resolved once the schema is loaded.
     public var refType: MessageType?
 
@@ -33,22 +33,40 @@ public struct Schema: Sendable {
   }
 
   public final class MessageType: @unchecked Sendable {
-    public var name: String
-    public var fields: [Field]
+    public let name: String
+    public let fields: [Field]
     /// Both spellings of every field name.
-    public var byName: [String: Int]
+    public let byName: [String: Int]
+    /// The same as UTF-8 bytes, grouped by length, for matching keys without decoding them: a key
+    /// is compared only with the few names as long as it.
+    public let namesByLength: [[(bytes: [UInt8], field: Int)]]
 
-    init(name: String, fields: [Field], byName: [String: Int]) {
+    init(name: String, fields: [Field]) {
       self.name = name
       self.fields = fields
+      var byName: [String: Int] = [:]
+      for (i, f) in fields.enumerated() {
+        byName[f.json] = i
+        byName[f.proto] = i
+      }
       self.byName = byName
+      var namesByLength: [[(bytes: [UInt8], field: Int)]] = []
+      for (name, field) in byName.sorted(by: { $0.key < $1.key }) {
+        let bytes = Array(name.utf8)
+        while namesByLength.count <= bytes.count { namesByLength.append([]) }
+        namesByLength[bytes.count].append((bytes, field))
+      }
+      self.namesByLength = namesByLength
     }
-    /// The same as UTF-8 bytes, for matching keys without decoding them.
-    public var names: [(bytes: [UInt8], field: Int)] = []
 
-    /// The field a member's key names, compared byte for byte.
+    /// The field a member's key names.
     public func field(for member: NodeID, in document: JSONDocument) -> Int? {
-      for entry in names where document.keyEquals(member, entry.bytes) { return entry.field }
+      let node = document[member]
+      guard node.keyStart >= 0 else { return nil }
+      if node.keyHasEscapes { return document.key(member).flatMap { byName[$0] } }
+      let length = Int(node.keyEnd - node.keyStart) - 2
+      guard length < namesByLength.count else { return nil }
+      for entry in namesByLength[length] where document.keyEquals(member, entry.bytes) { return entry.field }
       return nil
     }
   }
@@ -71,33 +89,30 @@ public struct Schema: Sendable {
           var fields: [Field] = []
           for (k, _, v) in try typeValue.mapping(what: typeName) where k == "fields" {
             for item in try v.sequence(what: "fields") {
-              var field = Field(json: "", proto: "", kind: .any, repeated: false, ref: nil, values: [], deprecated: false, outputOnly: false)
+              var json = "", proto = "", kind = Field.Kind.any, repeated = false, ref: String? = nil
+              var values: [String] = [], deprecated = false, outputOnly = false
               for (fk, _, fv) in try item.mapping(what: "a field") {
                 switch fk {
-                case "json": field.json = try fv.string(what: fk)
-                case "proto": field.proto = try fv.string(what: fk)
+                case "json": json = try fv.string(what: fk)
+                case "proto": proto = try fv.string(what: fk)
                 case "type":
                   let text = try fv.string(what: fk)
-                  guard let kind = Field.Kind(rawValue: text) else { throw fv.fail("unknown field type '\(text)'") }
-                  field.kind = kind
-                case "repeated": field.repeated = try fv.bool(what: fk)
-                case "ref": field.ref = try fv.string(what: fk)
-                case "values": field.values = try fv.strings(what: fk)
-                case "deprecated": field.deprecated = try fv.bool(what: fk)
-                case "outputOnly": field.outputOnly = try fv.bool(what: fk)
+                  guard let k = Field.Kind(rawValue: text) else { throw fv.fail("unknown field type '\(text)'") }
+                  kind = k
+                case "repeated": repeated = try fv.bool(what: fk)
+                case "ref": ref = try fv.string(what: fk)
+                case "values": values = try fv.strings(what: fk)
+                case "deprecated": deprecated = try fv.bool(what: fk)
+                case "outputOnly": outputOnly = try fv.bool(what: fk)
                 default: break  // "values" of maps and future annotations
                 }
               }
-              fields.append(field)
+              fields.append(Field(
+                json: json, proto: proto, kind: kind, repeated: repeated, ref: ref, values: values, deprecated: deprecated,
+                outputOnly: outputOnly))
             }
           }
-          var byName: [String: Int] = [:]
-          for (i, f) in fields.enumerated() {
-            byName[f.json] = i
-            byName[f.proto] = i
-          }
-          var type = MessageType(name: typeName, fields: fields, byName: byName)
-          type.names = byName.map { (Array($0.key.utf8), $0.value) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+          let type = MessageType(name: typeName, fields: fields)
           types[typeName] = type
         }
       default: break

@@ -1,79 +1,184 @@
-import Yams
+import CYaml  // libyaml, which Yams bundles: its event stream, composed into a tree below
+import Yams  // its resolver: which plain scalars are numbers, booleans or null
 
 /// Reads YAML (user rule files and configs) into a `DataValue` tree. This is the only place
 /// fcmlint touches Yams.
 extension DataValue {
   /// Parses one YAML document. Anchors and aliases are refused: rule and config files do not need
-  /// them, and refusing them rules out "billion laughs" expansion.
+  /// them, and refusing them rules out "billion laughs" expansion. A key that repeats one earlier
+  /// in the same mapping is an error at the repetition.
   static func parse(yaml text: String, file: String) throws(ConfigurationError) -> DataValue {
-    // Before Yams sees the text: its composer recurses (deep nesting could overflow the stack)
-    // and its duplicate-key check hashes whole nodes (aliases could make that exponential).
+    // Before libyaml sees the text: a cheap refusal of deep nesting and of anchors and aliases.
     try YAMLPrescan.check(text, file: file)
-    let node: Node?
-    let parser: Parser
-    do {
-      parser = try Parser(yaml: text)
-      node = try parser.singleRoot()
-    } catch let error as YamlError {
-      throw Self.error(from: error, file: file)
-    } catch {
-      throw ConfigurationError(file: file, line: 1, column: 1, message: "cannot read YAML: \(error)")
+    let bytes = Array(text.utf8)
+    return try bytes.withUnsafeBufferPointer { (input) throws(ConfigurationError) -> DataValue in
+      let composer = YAMLComposer(input: input, file: file)
+      return try composer.document()
     }
-    guard let node else { return DataValue(node: .scalar("", .null, quoted: false), file: file, line: 1, column: 1) }
-    // Nodes hold their anchors weakly; the parser keeps them alive until the conversion is done.
-    return try withExtendedLifetime(parser) { () throws(ConfigurationError) in try convert(node, file: file, depth: 0) }
+  }
+}
+
+/// Builds the `DataValue` tree from libyaml's events. Yams' own composer is not used: it refuses
+/// a duplicate key before handing over any node, naming the first occurrence instead of the
+/// repetition, and it compares keys by hashing whole nodes. Here each mapping checks its keys as
+/// they arrive, by their text, in one pass: linear however the file is built (there are no
+/// aliases to expand, and `<<` is an ordinary key).
+private final class YAMLComposer {
+  private let parser: UnsafeMutablePointer<yaml_parser_t>
+  private let file: String
+
+  /// `input` must outlive the composer: libyaml reads it in place.
+  init(input: UnsafeBufferPointer<UInt8>, file: String) {
+    self.file = file
+    // Allocated, not a stored struct: libyaml keeps a pointer to the parser inside it.
+    parser = .allocate(capacity: 1)
+    parser.initialize(to: yaml_parser_t())
+    yaml_parser_initialize(parser)
+    yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+    yaml_parser_set_input_string(parser, input.baseAddress, input.count)
   }
 
-  private static func convert(_ node: Node, file: String, depth: Int) throws(ConfigurationError) -> DataValue {
-    let line = node.mark?.line ?? 1, column = node.mark?.column ?? 1
-    func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: file, line: line, column: column, message: message) }
-    if depth > 64 { throw fail("nesting is deeper than 64 levels") }
+  deinit {
+    yaml_parser_delete(parser)
+    parser.deallocate()
+  }
+
+  /// One event, copied out of libyaml's structure (which is freed at once).
+  struct Event {
+    enum Kind {
+      case streamStart, streamEnd, documentStart, documentEnd, alias, scalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd
+    }
+    var kind: Kind
+    /// 1-based; columns count characters.
+    var line: Int
+    var column: Int
+    var hasAnchor = false
+    /// A scalar's text, its explicit tag (quoted scalars: `str`), and whether it is quoted.
+    var value = ""
+    var tag: String? = nil
+    var quoted = false
+  }
+
+  func fail(_ event: Event, _ message: String) -> ConfigurationError {
+    ConfigurationError(file: file, line: event.line, column: event.column, message: message)
+  }
+
+  /// The single document of the stream (a null scalar for an empty stream).
+  func document() throws(ConfigurationError) -> DataValue {
+    _ = try next()  // the stream start
+    let start = try next()
+    if start.kind == .streamEnd { return DataValue(node: .scalar("", .null, quoted: false), file: file, line: 1, column: 1) }
+    let root = try node(try next(), depth: 0)
+    _ = try next()  // the document end
+    let after = try next()
+    if after.kind != .streamEnd {
+      throw fail(after, "invalid YAML: expected a single document in the stream, but found another document")
+    }
+    return root
+  }
+
+  func node(_ event: Event, depth: Int) throws(ConfigurationError) -> DataValue {
+    if depth > YAMLPrescan.maxDepth { throw fail(event, "nesting is deeper than \(YAMLPrescan.maxDepth) levels") }
+    if event.kind == .alias { throw fail(event, "YAML aliases are not supported here") }
+    if event.hasAnchor { throw fail(event, "YAML anchors are not supported here") }
     let data: DataNode
-    switch node {
-    case .alias:
-      throw fail("YAML aliases are not supported here")
-    case .scalar(let s):
-      if s.anchor != nil { throw fail("YAML anchors are not supported here") }
-      let kind: DataNode.ScalarKind
-      switch Tag.Name(rawValue: node.tag.rawValue) {
-      case .str: kind = .string
-      case .int: kind = .int
-      case .float: kind = .float
-      case .bool: kind = .bool
-      case .null: kind = .null
-      default: kind = .string
-      }
-      data = .scalar(s.string, kind, quoted: s.style == .singleQuoted || s.style == .doubleQuoted)
-    case .mapping(let m):
-      if m.anchor != nil { throw fail("YAML anchors are not supported here") }
-      var members: [(key: DataValue, value: DataValue)] = []
-      for (k, v) in m {
-        members.append((try convert(k, file: file, depth: depth + 1), try convert(v, file: file, depth: depth + 1)))
-      }
-      data = .mapping(members)
-    case .sequence(let s):
-      if s.anchor != nil { throw fail("YAML anchors are not supported here") }
+    switch event.kind {
+    case .scalar:
+      data = .scalar(event.value, Self.kind(of: event), quoted: event.quoted)
+    case .sequenceStart:
       var items: [DataValue] = []
-      for item in s { items.append(try convert(item, file: file, depth: depth + 1)) }
+      while true {
+        let item = try next()
+        if item.kind == .sequenceEnd { break }
+        items.append(try node(item, depth: depth + 1))
+      }
       data = .sequence(items)
+    case .mappingStart:
+      data = .mapping(try members(depth: depth))
+    default:
+      throw fail(event, "invalid YAML: unexpected \(event.kind)")  // libyaml never sends one here
     }
-    return DataValue(node: data, file: file, line: line, column: column)
+    return DataValue(node: data, file: file, line: event.line, column: event.column)
   }
 
-  private static func error(from error: YamlError, file: String) -> ConfigurationError {
-    switch error {
-    case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-      .composer(let context, let problem, let mark, _):
-      let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
-      return ConfigurationError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(text)")
-    case .duplicatedKeysInMapping(let duplicates, let context):
+  /// A mapping's members up to its end. A scalar key equal (as text, which is how fcmlint reads
+  /// keys) to an earlier one is reported where it repeats; other keys are refused by the readers.
+  func members(depth: Int) throws(ConfigurationError) -> [(key: DataValue, value: DataValue)] {
+    var members: [(key: DataValue, value: DataValue)] = []
+    var firstLines: [String: Int] = [:]
+    while true {
+      let keyEvent = try next()
+      if keyEvent.kind == .mappingEnd { break }
+      let key = try node(keyEvent, depth: depth + 1)
+      if case .scalar(let name, _, _) = key.node {
+        if let first = firstLines[name] { throw key.fail("duplicate key '\(name)' (first at line \(first))") }
+        firstLines[name] = key.line
+      }
+      members.append((key, try node(try next(), depth: depth + 1)))
+    }
+    return members
+  }
+
+  /// The type YAML gives a scalar: an explicit tag, or for plain text what it looks like (Yams'
+  /// resolver, YAML 1.1 rules: `off` is a boolean, `0x1f` an integer).
+  static func kind(of event: Event) -> DataNode.ScalarKind {
+    let tag = Tag(event.tag.map(Tag.Name.init(rawValue:)) ?? .implicit)
+    switch Tag.Name(rawValue: Node.scalar(Node.Scalar(event.value, tag)).tag.rawValue) {
+    case .str: return .string
+    case .int: return .int
+    case .float: return .float
+    case .bool: return .bool
+    case .null: return .null
+    default: return .string
+    }
+  }
+
+  func next() throws(ConfigurationError) -> Event {
+    var raw = yaml_event_t()
+    guard yaml_parser_parse(parser, &raw) == 1 else { throw parserError() }
+    defer { yaml_event_delete(&raw) }
+    return Self.event(raw)
+  }
+
+  static func event(_ raw: yaml_event_t) -> Event {
+    let line = Int(raw.start_mark.line) + 1, column = Int(raw.start_mark.column) + 1
+    switch raw.type {
+    case YAML_STREAM_START_EVENT: return Event(kind: .streamStart, line: line, column: column)
+    case YAML_DOCUMENT_START_EVENT: return Event(kind: .documentStart, line: line, column: column)
+    case YAML_DOCUMENT_END_EVENT: return Event(kind: .documentEnd, line: line, column: column)
+    case YAML_ALIAS_EVENT: return Event(kind: .alias, line: line, column: column)
+    case YAML_SCALAR_EVENT:
+      let scalar = raw.data.scalar
+      let style = scalar.style
+      return Event(
+        kind: .scalar, line: line, column: column, hasAnchor: scalar.anchor != nil,
+        value: String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self),
+        tag: scalar.quoted_implicit == 1 ? Tag.Name.str.rawValue : scalar.tag.map { String(cString: $0) },
+        quoted: style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+    case YAML_SEQUENCE_START_EVENT:
+      return Event(kind: .sequenceStart, line: line, column: column, hasAnchor: raw.data.sequence_start.anchor != nil)
+    case YAML_SEQUENCE_END_EVENT: return Event(kind: .sequenceEnd, line: line, column: column)
+    case YAML_MAPPING_START_EVENT:
+      return Event(kind: .mappingStart, line: line, column: column, hasAnchor: raw.data.mapping_start.anchor != nil)
+    case YAML_MAPPING_END_EVENT: return Event(kind: .mappingEnd, line: line, column: column)
+    default: return Event(kind: .streamEnd, line: line, column: column)  // the stream end (or nothing after it)
+    }
+  }
+
+  /// libyaml's error, in the words it gives: "invalid YAML: CONTEXT, PROBLEM" at the problem.
+  func parserError() -> ConfigurationError {
+    let state = parser.pointee
+    let problem = state.problem.map { String(cString: $0) } ?? "unknown error"
+    switch state.error {
+    case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
+      let context = state.context.map { String(cString: $0) }
+      let text = [context, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
       return ConfigurationError(
-        file: file, line: context.mark.line, column: context.mark.column,
-        message: "duplicate key\(duplicates.count > 1 ? "s" : "") \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in a mapping")
-    case .reader(let problem, _, _, _):
-      return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: \(problem)")
+        file: file, line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1, message: "invalid YAML: \(text)")
+    case YAML_MEMORY_ERROR:
+      return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: out of memory")
     default:
-      return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: \(error)")
+      return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: \(problem)")
     }
   }
 }
@@ -83,7 +188,7 @@ extension DataValue {
 /// and aliases (`*name`), which let a small file expand into a huge document ("billion
 /// laughs"). It knows just enough YAML to skip quoted scalars, comments, block scalars (`|`, `>`)
 /// and the continuation lines of plain scalars, so `*` or `[` inside text is never mistaken for
-/// syntax. Anything it lets through is still parsed and checked in full by Yams.
+/// syntax. Anything it lets through is still parsed and checked in full (libyaml, `YAMLComposer`).
 enum YAMLPrescan {
   static let maxDepth = 64
 
@@ -111,7 +216,7 @@ enum YAMLPrescan {
     }
 
     func fail(_ at: Int, _ message: String) -> ConfigurationError {
-      // Columns count characters, as Yams' marks do.
+      // Columns count characters, as libyaml's marks do.
       let column = String(decoding: bytes[lineStart..<at], as: UTF8.self).count + 1
       return ConfigurationError(file: file, line: line, column: column, message: message)
     }
@@ -376,7 +481,7 @@ enum YAMLPrescan {
         }
         i += 1
       }
-      return n  // unterminated: Yams reports it
+      return n  // unterminated: libyaml reports it
     }
   }
 }

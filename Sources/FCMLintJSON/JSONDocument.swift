@@ -41,14 +41,29 @@ public struct JSONNode: Sendable {
 /// A parsed JSON document: the original bytes and a flat node array (`nodes[0]` is the root).
 public struct JSONDocument: Sendable {
   /// The arrays live in one object, so handing a document around retains one reference, not three.
-  @usableFromInline final class Storage: Sendable {
+  ///
+  /// The lookups every rule makes (members, kinds, children) read copies of the two arrays in
+  /// buffers this object owns: reading them takes no reference counting and no bounds checks,
+  /// which on the arrays themselves cost more than the lookups. Node ids come from the parser,
+  /// so they are always in range.
+  @usableFromInline final class Storage: @unchecked Sendable {
     @usableFromInline let bytes: [UInt8]
     @usableFromInline let nodes: [JSONNode]
     @usableFromInline let duplicateKeys: [NodeID]
+    @usableFromInline let nodeBuffer: UnsafeMutableBufferPointer<JSONNode>
+    @usableFromInline let byteBuffer: UnsafeMutableBufferPointer<UInt8>
     init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
       self.bytes = bytes
       self.nodes = nodes
       self.duplicateKeys = duplicateKeys
+      nodeBuffer = .allocate(capacity: max(nodes.count, 1))
+      _ = nodeBuffer.initialize(from: nodes)
+      byteBuffer = .allocate(capacity: max(bytes.count, 1))
+      _ = byteBuffer.initialize(from: bytes)
+    }
+    deinit {
+      nodeBuffer.deallocate()
+      byteBuffer.deallocate()
     }
   }
   @usableFromInline let storage: Storage
@@ -69,23 +84,24 @@ public struct JSONDocument: Sendable {
     storage = Storage(bytes: bytes, nodes: nodes, duplicateKeys: duplicateKeys)
   }
 
-  @inlinable public subscript(id: NodeID) -> JSONNode { storage.nodes[Int(id)] }
+  @inlinable public subscript(id: NodeID) -> JSONNode { storage.nodeBuffer[Int(id)] }
 
-  public func kind(_ id: NodeID) -> JSONKind { storage.nodes[Int(id)].kind }
+  public func kind(_ id: NodeID) -> JSONKind { storage.nodeBuffer[Int(id)].kind }
 
   /// The children of an object (its member values) or an array (its elements), in source order.
-  public func children(_ id: NodeID) -> ChildSequence { ChildSequence(nodes: nodes, first: storage.nodes[Int(id)].firstChild) }
+  public func children(_ id: NodeID) -> ChildSequence { ChildSequence(storage: storage, first: storage.nodeBuffer[Int(id)].firstChild) }
 
   public struct ChildSequence: Sequence, IteratorProtocol {
-    let nodes: [JSONNode]
+    /// Keeps the buffer alive while the sequence is in use.
+    let storage: Storage
     var next_: NodeID
-    init(nodes: [JSONNode], first: NodeID) {
-      self.nodes = nodes
+    init(storage: Storage, first: NodeID) {
+      self.storage = storage
       self.next_ = first
     }
     public mutating func next() -> NodeID? {
       guard next_ >= 0 else { return nil }
-      defer { next_ = nodes[Int(next_)].nextSibling }
+      defer { next_ = storage.nodeBuffer[Int(next_)].nextSibling }
       return next_
     }
   }
@@ -93,35 +109,60 @@ public struct JSONDocument: Sendable {
   /// The member of `object` whose key equals `name` (UTF-8 bytes), or nil. With duplicate keys
   /// the last one wins, as in FCM ("the last occurrence takes precedence").
   public func member(_ object: NodeID, _ name: [UInt8]) -> NodeID? {
-    let node = storage.nodes[Int(object)]
-    guard node.kind == .object else { return nil }
-    var found: NodeID? = nil
-    var child = node.firstChild
-    while child >= 0 {
-      if keyEquals(child, name) { found = child }
-      child = storage.nodes[Int(child)].nextSibling
-    }
-    return found
+    member(object, name, or: nil)
   }
 
   public func member(_ object: NodeID, _ name: String) -> NodeID? { member(object, Array(name.utf8)) }
 
   /// The last member named either `name` or `alternate` (two spellings of one field).
-  public func member(_ object: NodeID, _ name: [UInt8], or alternate: [UInt8]) -> NodeID? {
-    let node = storage.nodes[Int(object)]
+  ///
+  /// Every rule path goes through here, so it reads the node and byte arrays through unsafe
+  /// buffers: no bounds checks or reference counting per member.
+  public func member(_ object: NodeID, _ name: [UInt8], or alternate: [UInt8]?) -> NodeID? {
+    name.withUnsafeBufferPointer { name in
+      guard let alternate else { return member(object, name, or: nil) }
+      return alternate.withUnsafeBufferPointer { member(object, name, or: $0) }
+    }
+  }
+
+  /// `member(_:_:or:)` for names in buffers (how compiled rule paths hold them).
+  public func member(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {
+    let nodes = storage.nodeBuffer, bytes = storage.byteBuffer
+    let node = nodes[Int(object)]
     guard node.kind == .object else { return nil }
+    // Lengths first: most keys differ in length from the name, and are rejected by that alone.
+    let nameLength = name.count, alternateLength = alternate?.count ?? -1
     var found: NodeID? = nil
     var child = node.firstChild
     while child >= 0 {
-      if keyEquals(child, name) || keyEquals(child, alternate) { found = child }
-      child = storage.nodes[Int(child)].nextSibling
+      let member = nodes[Int(child)]
+      let length = Int(member.keyEnd - member.keyStart) - 2
+      if member.keyHasEscapes {
+        if keyEquals(child, Array(name)) || (alternate.map { keyEquals(child, Array($0)) } ?? false) { found = child }
+      } else if length == nameLength {
+        if Self.same(bytes, Int(member.keyStart) + 1, name) { found = child }
+      } else if length == alternateLength, let alternate {
+        if Self.same(bytes, Int(member.keyStart) + 1, alternate) { found = child }
+      }
+      child = member.nextSibling
     }
     return found
   }
 
+  /// Whether the `name.count` bytes at `start` equal `name`.
+  @inline(__always)
+  static func same(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ start: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    while i < name.count {
+      if bytes[start + i] != name[i] { return false }
+      i += 1
+    }
+    return true
+  }
+
   /// The `index`-th element of an array, or nil.
   public func element(_ array: NodeID, _ index: Int) -> NodeID? {
-    guard storage.nodes[Int(array)].kind == .array, index >= 0 else { return nil }
+    guard storage.nodeBuffer[Int(array)].kind == .array, index >= 0 else { return nil }
     var i = 0
     for child in children(array) {
       if i == index { return child }
@@ -132,29 +173,22 @@ public struct JSONDocument: Sendable {
 
   /// Whether the member key of `id` equals `name`, comparing raw bytes when the key has no escapes.
   public func keyEquals(_ id: NodeID, _ name: [UInt8]) -> Bool {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     guard node.keyStart >= 0 else { return false }
     if node.keyHasEscapes { return Array((key(id) ?? "").utf8) == name }
-    let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
-    guard end - start == name.count else { return false }
-    var i = 0
-    while i < name.count {
-      if storage.bytes[start + i] != name[i] { return false }
-      i += 1
-    }
-    return true
+    return Int(node.keyEnd - node.keyStart) - 2 == name.count && name.withUnsafeBufferPointer { Self.same(storage.byteBuffer, Int(node.keyStart) + 1, $0) }
   }
 
   /// The decoded member key of `id`, or nil when `id` is not an object member.
   public func key(_ id: NodeID) -> String? {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     guard node.keyStart >= 0 else { return nil }
     return decodeString(from: Int(node.keyStart), to: Int(node.keyEnd), escaped: node.keyHasEscapes)
   }
 
   /// The decoded value of a string node, or nil for other kinds.
   public func string(_ id: NodeID) -> String? {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     guard node.kind == .string else { return nil }
     return decodeString(from: Int(node.start), to: Int(node.end), escaped: node.valueHasEscapes)
   }
@@ -162,20 +196,20 @@ public struct JSONDocument: Sendable {
   /// The value of a number node as a Double (numbers beyond Double's range become ±infinity;
   /// `rawText` keeps them exact), or nil for other kinds.
   public func number(_ id: NodeID) -> Double? {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     guard node.kind == .number else { return nil }
     return Double(rawText(id))
   }
 
   /// The source text of a value exactly as written.
   public func rawText(_ id: NodeID) -> String {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     return String(decoding: storage.bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
   }
 
   /// The member key or array index that leads from the parent to `id`, or nil for the root.
   public func pathComponent(_ id: NodeID) -> PathComponent? {
-    let node = storage.nodes[Int(id)]
+    let node = storage.nodeBuffer[Int(id)]
     guard node.parent >= 0 else { return nil }
     if let key = key(id) { return .key(key) }
     var index = 0
@@ -197,7 +231,7 @@ public struct JSONDocument: Sendable {
     var current = id
     while let component = pathComponent(current) {
       components.append(component)
-      current = storage.nodes[Int(current)].parent
+      current = storage.nodeBuffer[Int(current)].parent
     }
     return JSONPointer.format(components.reversed())
   }

@@ -449,13 +449,13 @@ public struct JSONParser {
   private func findDuplicateKeys() -> [NodeID] {
     let document = JSONDocument(bytes: bytes, nodes: nodes, duplicateKeys: [])
     var duplicates: [NodeID] = []
+    var members: [NodeID] = []
     for index in nodes.indices where nodes[index].kind == .object && nodes[index].childCount > 1 {
-      let members = Array(document.children(NodeID(index)))
+      members.removeAll(keepingCapacity: true)
+      members.append(contentsOf: document.children(NodeID(index)))
       if members.count <= 16 {
-        for (i, member) in members.enumerated() where i > 0 {
-          let key = document.key(member)!
-          let bytesOfKey = Array(key.utf8)
-          if members[0..<i].contains(where: { document.keyEquals($0, bytesOfKey) }) { duplicates.append(member) }
+        for i in 1..<members.count where (0..<i).contains(where: { sameKey(members[$0], members[i], document) }) {
+          duplicates.append(members[i])
         }
       } else {
         // Bytes, not String: String equality treats canonically equivalent keys ("é", "e\u{301}") as equal.
@@ -464,6 +464,21 @@ public struct JSONParser {
       }
     }
     return duplicates.sorted()
+  }
+
+  /// Whether two members have the same key: their bytes as written when neither has an escape
+  /// (every document is checked, so no decoding in the usual case), else their decoded bytes.
+  private func sameKey(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool {
+    let x = nodes[Int(a)], y = nodes[Int(b)]
+    if x.keyHasEscapes || y.keyHasEscapes { return Array(document.key(a)!.utf8) == Array(document.key(b)!.utf8) }
+    let length = Int(x.keyEnd - x.keyStart)
+    guard length == Int(y.keyEnd - y.keyStart) else { return false }
+    var i = 0
+    while i < length {
+      if bytes[Int(x.keyStart) + i] != bytes[Int(y.keyStart) + i] { return false }
+      i += 1
+    }
+    return true
   }
 }
 

@@ -80,19 +80,31 @@ source += """
 
   """
 var ids: [String: String] = [:]
+var leanSource = ""
 for file in ruleFiles {
   let path = relative(file)
-  let json: String
+  let forms: (full: String, lean: String)
   do {
-    json = try RuleLoader.embeddedForm(yaml: read(file), file: file, resources: resources)
-    let rule = try RuleLoader.load(embeddedJSON: json, file: path, resources: resources)
+    forms = try RuleLoader.embeddedForms(yaml: read(file), file: file, resources: resources)
+    let rule = try RuleLoader.load(embeddedJSON: forms.full, file: path, resources: resources)
+    _ = try RuleLoader.load(embeddedJSON: forms.lean, file: path, resources: resources, documented: false)
     if let other = ids[rule.id] { fail("\(file):1:1: error: duplicate rule id '\(rule.id)' (also in \(other))") }
     ids[rule.id] = path
   } catch {
     fail("\(error.file):\(error.line):\(error.column): error: \(error.message)")
   }
-  source += "    (\(literal(path)), \(literal(json))),\n"
+  source += "    (\(literal(path)), \(literal(forms.full))),\n"
+  leanSource += "    (\(literal(path)), \(literal(forms.lean))),\n"
 }
+source += """
+    ]
+
+    /// The same rules without their descriptions and examples, for runs that only lint (a third
+    /// of the text to load at every start).
+    public static let lintFiles: [(path: String, json: String)] = [
+
+  """
+source += leanSource
 source += "  ]\n}\n"
 
 switch FileSystem.write(source, to: output) {

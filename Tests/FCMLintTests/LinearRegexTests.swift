@@ -9,6 +9,10 @@ final class LinearRegexTests: XCTestCase {
     "^(?=.{1,32}$)[A-Za-z0-9_-]+=*$", "^(?!(?i:https):)[A-Za-z][A-Za-z0-9+.\\-]*:", "(?i)^www\\.", "x{2,3}y?",
     "[^/?#]*\\.(?:png|jpe?g)(?:[?#]|$)", "\\d\\d-\\w+\\s?", "^$", "a.c", "(?:a|ab)(?:c|bcd)(?:d*)$", "^(a+)+$",
     "[-a]", "[a-]", "[\\]x]", "colou?r", "^(?i:http)://",
+    // Patterns with required literals, which the prefilter rejects texts by.
+    "(?i)^(?:[a-z][a-z0-9+.\\-]*://[^/?#]*/|(?![a-z][a-z0-9+.\\-]*:)/?)(?:[^?#]*/)?[^/?#]*\\.gif(?:[?#]|$)",
+    "(?i)[^/?#]*\\.(?:mp4|m4v|mpe?g|aiff?)(?:[?#]|$)", "(?i)^[a-z]+://(?:[^/?#@]*@)?[^/?#:@]*\\.(?:png|jpe?g)\\.?(?:[/?#]|$)",
+    "(?i)\\.GIF", "ab(?:cd|ef)gh", "x(?:ab){2}y", "(?:foo)?bar", "Ab|cD", "a(?=bc)", "(?!ab)cd",
   ]
 
   func testAgreesWithSwiftRegex() throws {
@@ -21,7 +25,10 @@ final class LinearRegexTests: XCTestCase {
     }
     let alphabet = Array("abcdxy019#/-_.:?=ABCHTPSwtpsh ")
     var subjects = ["", "#1a73e8", "#fff", "news", "/topics/news", "https://e.com/a.png", "http://x", "HTTP://x", "www.e.com",
-                    "abcd", "ac", "abbc", "xxy", "xxxxy", "12-ab ", "aaaa", "aaaa!", "abcd", "abbcdd", "colour", "color", "]", "-"]
+                    "abcd", "ac", "abbc", "xxy", "xxxxy", "12-ab ", "aaaa", "aaaa!", "abcd", "abbcdd", "colour", "color", "]", "-",
+                    "https://e.com/a.GIF", "https://e.com/a.gif?x=1", "https://a.gif/b", "/x/y.gif", "x.mpg", "x.MPEG#t", "a.aif",
+                    "https://u@h.png/", "https://h.jpeg.", "http://h.JPG:80/", "abcdgh", "abefgh", "xababy", "xaby", "foobar", "bar",
+                    "ab", "AB", "cd", "CD", "abc", "acd"]
     for _ in 0..<400 { subjects.append(String((0..<random(14)).map { _ in alphabet[random(alphabet.count)] })) }
     for pattern in Self.patterns {
       let ours = try LinearRegex(pattern)

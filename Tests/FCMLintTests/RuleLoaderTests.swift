@@ -94,7 +94,7 @@ final class RuleLoaderTests: XCTestCase {
   }
 
   func testDuplicateYAMLKeys() {
-    assertError(valid + "id: again\n", line: 1, contains: "duplicate key 'id'")
+    assertError(valid + "id: again\n", line: 16, column: 1, contains: "duplicate key 'id' (first at line 1)")
   }
 
   func testAnchorsAndAliasesAreRefused() {

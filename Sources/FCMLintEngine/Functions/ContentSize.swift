@@ -39,6 +39,12 @@ struct ContentSize: RuleFunction {
     return total
   }
 
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    var size = 0
+    for path in paths { path.forEachNode(in: context.document, from: context.given) { size += Self.contentBytes($0, in: context.document) } }
+    return size <= max
+  }
+
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     let document = context.document
     var parts: [(NodeID, Int)] = []

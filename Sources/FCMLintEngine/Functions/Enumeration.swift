@@ -12,16 +12,19 @@ struct Enumeration: RuleFunction {
 
   let values: [String]
   let caseSensitive: Bool
+  /// `values` lower-cased once, for case-insensitive comparison.
+  let folded: Set<String>
 
   init(options: FunctionOptions) throws(OptionError) {
     values = options.strings("values")!
     caseSensitive = options.bool("caseSensitive") ?? true
+    folded = Set(values.map { $0.lowercased() })
     if values.isEmpty { throw OptionError(option: "values", "needs at least one value") }
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, let s = context.document.string(id) else { return [] }
-    let ok = caseSensitive ? values.contains(s) : values.contains { $0.lowercased() == s.lowercased() }
+    let ok = caseSensitive ? values.contains(s) : folded.contains(s.lowercased())
     if ok { return [] }
     let allowed = values.joined(separator: ", ")
     let suggestion = closest(to: s, in: values).map { " (did you mean '\($0)'?)" } ?? ""

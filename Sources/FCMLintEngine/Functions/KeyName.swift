@@ -21,13 +21,19 @@ struct KeyName: RuleFunction {
   let forbiddenPrefixes: [String]
   let renames: [String: String]
   let caseInsensitive: Bool
+  /// `forbidden` and `forbiddenPrefixes` folded once (every key of every `data` object is checked).
+  let foldedForbidden: Set<String>
+  let foldedPrefixes: [String]
 
   init(options: FunctionOptions) throws(OptionError) {
     allowed = options.strings("allowed")
     forbidden = options.strings("forbidden") ?? []
     forbiddenPrefixes = options.strings("forbiddenPrefixes") ?? []
     renames = options.stringMap("renames") ?? [:]
-    caseInsensitive = options.bool("caseInsensitive") ?? false
+    let caseInsensitive = options.bool("caseInsensitive") ?? false
+    self.caseInsensitive = caseInsensitive
+    foldedForbidden = Set(forbidden.map { caseInsensitive ? $0.lowercased() : $0 })
+    foldedPrefixes = forbiddenPrefixes.map { caseInsensitive ? $0.lowercased() : $0 }
     if allowed == nil && forbidden.isEmpty && forbiddenPrefixes.isEmpty && renames.isEmpty {
       throw OptionError("needs 'allowed', 'forbidden', 'forbiddenPrefixes' or 'renames'")
     }
@@ -50,10 +56,10 @@ struct KeyName: RuleFunction {
         // "alert.title" names a place, not a key: say it, but do not rename to it.
         if !right.contains(".") { rename = right }
         detail = "'\(key)' is not recognised: write '\(right)'"
-      } else if forbidden.contains(where: { fold($0) == folded }) {
+      } else if foldedForbidden.contains(folded) {
         detail = "'\(key)' is reserved"
-      } else if let prefix = forbiddenPrefixes.first(where: { folded.hasPrefix(fold($0)) }) {
-        detail = "'\(key)' starts with the reserved prefix '\(prefix)'"
+      } else if let index = foldedPrefixes.firstIndex(where: { folded.hasPrefix($0) }) {
+        detail = "'\(key)' starts with the reserved prefix '\(forbiddenPrefixes[index])'"
       } else if let allowed, !allowed.contains(key) {
         suggestion = closest(to: key, in: allowed) ?? ""
         detail = "'\(key)' is not a known name" + (suggestion.isEmpty ? "" : "; did you mean '\(suggestion)'?")

@@ -23,6 +23,11 @@ struct Present: RuleFunction {
       return []
     }
   }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    guard case .found(let id) = target else { return false }
+    return allowNull || context.document.kind(id) != .null
+  }
 }
 
 /// The field must not exist.
@@ -37,6 +42,11 @@ struct Absent: RuleFunction {
     guard case .found(let id) = target else { return [] }
     let name = context.document.key(id).map { "'\($0)'" } ?? "this value"
     return [Finding(node: id, atKey: context.document.key(id) != nil, values: ["detail": "\(name) must not be set"])]
+  }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    guard case .found = target else { return true }
+    return false
   }
 }
 

@@ -85,6 +85,7 @@ struct SchemaCheck: RuleFunction {
       }
       return
     }
+    let skip = ignoredFields[typeName]
     for member in document.children(id) {
       guard let index = type.field(for: member, in: document) else {
         let key = document.key(member)!
@@ -104,7 +105,7 @@ struct SchemaCheck: RuleFunction {
       }
       let field = type.fields[index]
       if document.kind(member) == .null { continue }  // null leaves any field unset
-      if let skip = ignoredFields[typeName], skip.contains(index) { continue }
+      if let skip, skip.contains(index) { continue }
       if field.repeated {
         guard document.kind(member) == .array else {
           typeError(member, field, typeName, "a list", document, &findings)
@@ -118,6 +119,12 @@ struct SchemaCheck: RuleFunction {
   }
 
   private func value(_ id: NodeID, _ field: Schema.Field, _ typeName: String, _ document: JSONDocument, _ findings: inout [Finding], depth: Int) {
+    // Each of the three rules walks the message; only `types` needs every leaf, `enums` the enum
+    // leaves, `unknownFields` none (most of a message is leaves).
+    switch (check, field.kind) {
+    case (_, .message), (.types, _), (.enums, .enumeration): break
+    default: return
+    }
     let kind = document.kind(id)
     switch field.kind {
     case .message:

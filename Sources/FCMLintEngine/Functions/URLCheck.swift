@@ -27,61 +27,69 @@ struct URLCheck: RuleFunction {
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, let text = context.document.string(id) else { return [] }
     let url = URLParts(text)
-    var values = ["scheme": url.scheme ?? "", "host": url.host ?? "", "extension": url.pathExtension ?? ""]
+    // The placeholder values, built only for a finding (most URLs have none).
+    func values(allowed: String) -> [String: String] {
+      ["scheme": url.scheme ?? "", "host": url.host ?? "", "extension": url.pathExtension ?? "", "allowed": allowed]
+    }
     if let schemes {
-      values["allowed"] = schemes.joined(separator: ", ")
       guard let scheme = url.scheme, url.host != nil else {
-        return [Finding(target, detail: "'\(text)' is not an absolute URL (expected \(schemes.map { "\($0)://" }.joined(separator: " or "))...)", values)]
+        return [Finding(target, detail: "'\(text)' is not an absolute URL (expected \(schemes.map { "\($0)://" }.joined(separator: " or "))...)", values(allowed: schemes.joined(separator: ", ")))]
       }
       if !schemes.contains(scheme) {
-        return [Finding(target, detail: "the scheme '\(scheme)' is not allowed here (use \(schemes.joined(separator: " or ")))", values)]
+        return [Finding(target, detail: "the scheme '\(scheme)' is not allowed here (use \(schemes.joined(separator: " or ")))", values(allowed: schemes.joined(separator: ", ")))]
       }
     }
     if let extensions {
-      values["allowed"] = extensions.map { "." + $0 }.joined(separator: ", ")
+      let allowed = extensions.map { "." + $0 }.joined(separator: ", ")
       guard let ext = url.pathExtension else {
         var detail = "the path of '\(text)' has no file extension"
         if let host = url.host, let dot = host.lastIndex(of: "."), extensions.contains(host[host.index(after: dot)...].lowercased()) {
           detail += " (the '\(host[dot...])' is part of the host name '\(host)', not of the path)"
         }
-        return [Finding(target, detail: detail, values)]
+        return [Finding(target, detail: detail, values(allowed: allowed))]
       }
       if !extensions.contains(ext.lowercased()) {
-        return [Finding(target, detail: "'.\(ext)' is not a supported extension (expected one of \(values["allowed"]!))", values)]
+        return [Finding(target, detail: "'.\(ext)' is not a supported extension (expected one of \(allowed))", values(allowed: allowed))]
       }
     }
     return []
   }
 }
 
-/// The parts of a URL that rules look at, split per RFC 3986 without percent-decoding.
+/// The parts of a URL that rules look at, split per RFC 3986 without percent-decoding. Works on
+/// the UTF-8 bytes (every delimiter is ASCII), not on Characters: every image URL of every message
+/// is split several times.
 struct URLParts {
   var scheme: String?
   var host: String?
-  var path: Substring
+  /// The extension of the path's last segment, without the dot.
   var pathExtension: String?
 
   init(_ text: String) {
-    var rest = Substring(text)
-    if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isASCII, first.isLetter,
-      rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+    let b = Array(text.utf8)
+    func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+    func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+    func string(_ range: Range<Int>) -> String { String(decoding: b[range], as: UTF8.self) }
+    var i = 0
+    if let colon = b.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(b[0]),
+      b[..<colon].allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
     {
-      scheme = rest[..<colon].lowercased()
-      rest = rest[rest.index(after: colon)...]
+      scheme = string(0..<colon).lowercased()
+      i = colon + 1
     }
-    if rest.hasPrefix("//") {
-      rest = rest.dropFirst(2)
-      let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-      var authority = rest[..<end]
-      if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-      if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") { authority = authority[..<colon] }
-      host = authority.isEmpty ? nil : String(authority)
-      rest = rest[end...]
+    if b.count - i >= 2, b[i] == UInt8(ascii: "/"), b[i + 1] == UInt8(ascii: "/") {
+      i += 2
+      let end = b[i...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? b.count
+      var start = i, stop = end
+      if let at = b[start..<stop].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+      if let colon = b[start..<stop].lastIndex(of: UInt8(ascii: ":")), !(stop > start && b[stop - 1] == UInt8(ascii: "]")) { stop = colon }
+      host = stop > start ? string(start..<stop) : nil
+      i = end
     }
-    path = rest[..<(rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-    let lastSegment = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
-    if let dot = lastSegment.lastIndex(of: "."), dot != lastSegment.startIndex, lastSegment.index(after: dot) < lastSegment.endIndex {
-      pathExtension = String(lastSegment[lastSegment.index(after: dot)...])
+    let pathEnd = b[i...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? b.count
+    let segmentStart = b[i..<pathEnd].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? i
+    if let dot = b[segmentStart..<pathEnd].lastIndex(of: UInt8(ascii: ".")), dot != segmentStart, dot + 1 < pathEnd {
+      pathExtension = string((dot + 1)..<pathEnd)
     }
   }
 }
