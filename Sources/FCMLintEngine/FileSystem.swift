@@ -129,19 +129,25 @@ public enum FileSystem {
       errors.append(IOError(path: directory, message: errorText(errno)))
       return
     }
-    var names: [String] = []
+    // With each name, whether the directory entry says it is a regular file (d_type): those need
+    // no stat() of their own, which in a folder of 20,000 payloads is 20,000 system calls saved.
+    var names: [(name: String, regular: Bool)] = []
     while let entry = readdir(handle) {
       // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
       // out would read past the end of readdir's buffer (AddressSanitizer found it).
       let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
       if name == "." || name == ".." { continue }
-      names.append(name)
+      names.append((name, entry.pointee.d_type == UInt8(DT_REG)))
     }
     closedir(handle)
-    names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    names.sort { precedes($0.name, $1.name) }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-    for name in names {
+    for (name, regular) in names {
       let path = prefix + name
+      if regular {
+        if include(name) { files.append(path) }
+        continue
+      }
       var entryInfo = stat()
       guard stat(path, &entryInfo) == 0 else {
         // A dangling link or a file removed meanwhile: only worth a word when it would have been linted.
@@ -156,6 +162,18 @@ public enum FileSystem {
         if include(name) { files.append(path) }
       default:
         continue
+      }
+    }
+  }
+
+  /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
+  private static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let n = min(x.count, y.count)
+        let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+        return order != 0 ? order < 0 : x.count < y.count
       }
     }
   }

@@ -1,4 +1,11 @@
 import FCMLintJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A message schema as data: the types of the FCM v1 API and their fields under both proto3 JSON
 /// spellings, generated from the discovery document by scripts/generate-schema.py.
@@ -17,8 +24,9 @@ public struct Schema: Sendable {
     public let values: [String]
     public let deprecated: Bool
     public let outputOnly: Bool
-    /// The type a message field refers to, resolved once the schema is loaded.
-    public var refType: MessageType?
+    /// The type a message field refers to, resolved once the schema is loaded (never written
+    /// after, so the walk reads it without an exclusivity check).
+    @exclusivity(unchecked) public var refType: MessageType?
 
     init(json: String, proto: String, kind: Kind, repeated: Bool, ref: String?, values: [String], deprecated: Bool, outputOnly: Bool) {
       self.json = json
@@ -37,9 +45,10 @@ public struct Schema: Sendable {
     public let fields: [Field]
     /// Both spellings of every field name.
     public let byName: [String: Int]
-    /// The same as UTF-8 bytes, grouped by length, for matching keys without decoding them: a key
-    /// is compared only with the few names as long as it.
-    public let namesByLength: [[(bytes: [UInt8], field: Int)]]
+    /// Both spellings of every field name in an open-addressing hash table (hash, field, name),
+    /// so a member's key is found with one hash of its bytes as written and one comparison.
+    private let table: UnsafeMutableBufferPointer<(hash: UInt64, field: Int32, start: Int32, count: Int32)>
+    private let nameBytes: UnsafeMutableBufferPointer<UInt8>
 
     init(name: String, fields: [Field]) {
       self.name = name
@@ -50,24 +59,55 @@ public struct Schema: Sendable {
         byName[f.proto] = i
       }
       self.byName = byName
-      var namesByLength: [[(bytes: [UInt8], field: Int)]] = []
+      var size = 8
+      while size < byName.count * 2 { size *= 2 }
+      table = .allocate(capacity: size)
+      table.initialize(repeating: (0, -1, 0, 0))
+      var bytes: [UInt8] = []
       for (name, field) in byName.sorted(by: { $0.key < $1.key }) {
-        let bytes = Array(name.utf8)
-        while namesByLength.count <= bytes.count { namesByLength.append([]) }
-        namesByLength[bytes.count].append((bytes, field))
+        let utf8 = Array(name.utf8)
+        let hash = utf8.withUnsafeBufferPointer(Self.hash)
+        var slot = Int(hash & UInt64(size - 1))
+        while table[slot].field >= 0 { slot = (slot + 1) & (size - 1) }
+        table[slot] = (hash, Int32(field), Int32(bytes.count), Int32(utf8.count))
+        bytes += utf8
       }
-      self.namesByLength = namesByLength
+      nameBytes = .allocate(capacity: max(bytes.count, 1))
+      _ = nameBytes.initialize(from: bytes)
+    }
+
+    deinit {
+      table.deallocate()
+      nameBytes.deallocate()
+    }
+
+    /// FNV-1a: names are short, and this needs no seed or state.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+      var h: UInt64 = 0xcbf2_9ce4_8422_2325
+      for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+      return h
     }
 
     /// The field a member's key names.
     public func field(for member: NodeID, in document: JSONDocument) -> Int? {
-      let node = document[member]
-      guard node.keyStart >= 0 else { return nil }
-      if node.keyHasEscapes { return document.key(member).flatMap { byName[$0] } }
-      let length = Int(node.keyEnd - node.keyStart) - 2
-      guard length < namesByLength.count else { return nil }
-      for entry in namesByLength[length] where document.keyEquals(member, entry.bytes) { return entry.field }
-      return nil
+      let found = document.withRawKey(member) { key -> Int? in
+        let hash = Self.hash(key)
+        var slot = Int(hash & UInt64(table.count - 1))
+        while table[slot].field >= 0 {
+          let entry = table[slot]
+          if entry.hash == hash, Int(entry.count) == key.count,
+            memcmp(nameBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0
+          {
+            return Int(entry.field)
+          }
+          slot = (slot + 1) & (table.count - 1)
+        }
+        return nil
+      }
+      if let found { return found }
+      // No raw key: not a member (nil), or a key with escapes, decoded.
+      return document.key(member).flatMap { byName[$0] }
     }
   }
 

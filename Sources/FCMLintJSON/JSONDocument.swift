@@ -160,6 +160,17 @@ public struct JSONDocument: Sendable {
     return true
   }
 
+  /// Calls `body` with the bytes of a member's key as written (without its quotes), or returns
+  /// nil when `id` is not a member or its key has escapes (then use `key`). For lookups that
+  /// hash or compare keys without making Strings of them.
+  @inlinable
+  public func withRawKey<R>(_ id: NodeID, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    let node = storage.nodeBuffer[Int(id)]
+    guard node.keyStart >= 0, !node.keyHasEscapes else { return nil }
+    let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
+    return body(UnsafeBufferPointer(rebasing: storage.byteBuffer[start..<end]))
+  }
+
   /// The `index`-th element of an array, or nil.
   public func element(_ array: NodeID, _ index: Int) -> NodeID? {
     guard storage.nodeBuffer[Int(array)].kind == .array, index >= 0 else { return nil }

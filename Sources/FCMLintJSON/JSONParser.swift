@@ -447,30 +447,44 @@ public struct JSONParser {
   /// Finds members whose key repeats an earlier one in the same object. Objects are usually
   /// small, so a quadratic scan of raw keys wins; large objects switch to a set of decoded keys.
   private func findDuplicateKeys() -> [NodeID] {
-    let document = JSONDocument(bytes: bytes, nodes: nodes, duplicateKeys: [])
     var duplicates: [NodeID] = []
     var members: [NodeID] = []
     for index in nodes.indices where nodes[index].kind == .object && nodes[index].childCount > 1 {
       members.removeAll(keepingCapacity: true)
-      members.append(contentsOf: document.children(NodeID(index)))
+      var child = nodes[index].firstChild
+      while child >= 0 {
+        members.append(child)
+        child = nodes[Int(child)].nextSibling
+      }
       if members.count <= 16 {
-        for i in 1..<members.count where (0..<i).contains(where: { sameKey(members[$0], members[i], document) }) {
+        for i in 1..<members.count where (0..<i).contains(where: { sameKey(members[$0], members[i]) }) {
           duplicates.append(members[i])
         }
       } else {
-        // Bytes, not String: String equality treats canonically equivalent keys ("é", "e\u{301}") as equal.
-        var seen = Set<[UInt8]>()
-        for member in members where !seen.insert(Array(document.key(member)!.utf8)).inserted { duplicates.append(member) }
+        // Sorted by key, then position: a member whose key equals the one before it in that order
+        // repeats an earlier key. Bytes, not String: String equality treats canonically equivalent
+        // keys ("é", "e\u{301}") as equal.
+        let sorted = members.map { (key: keyBytes($0), id: $0) }.sorted {
+          $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.id < $1.id)
+        }
+        for i in 1..<sorted.count where sorted[i].key == sorted[i - 1].key { duplicates.append(sorted[i].id) }
       }
     }
     return duplicates.sorted()
   }
 
+  /// The decoded UTF-8 bytes of a member's key.
+  private func keyBytes(_ id: NodeID) -> [UInt8] {
+    let node = nodes[Int(id)]
+    let inside = bytes[(Int(node.keyStart) + 1)..<(Int(node.keyEnd) - 1)]
+    return node.keyHasEscapes ? Array(JSONStringDecoder.decode(inside).utf8) : Array(inside)
+  }
+
   /// Whether two members have the same key: their bytes as written when neither has an escape
   /// (every document is checked, so no decoding in the usual case), else their decoded bytes.
-  private func sameKey(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool {
+  private func sameKey(_ a: NodeID, _ b: NodeID) -> Bool {
     let x = nodes[Int(a)], y = nodes[Int(b)]
-    if x.keyHasEscapes || y.keyHasEscapes { return Array(document.key(a)!.utf8) == Array(document.key(b)!.utf8) }
+    if x.keyHasEscapes || y.keyHasEscapes { return keyBytes(a) == keyBytes(b) }
     let length = Int(x.keyEnd - x.keyStart)
     guard length == Int(y.keyEnd - y.keyStart) else { return false }
     var i = 0

@@ -22,8 +22,19 @@ struct Consistent: RuleFunction {
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    guard let (values, expected) = comparison(target, context) else { return [] }
+    return findings(values, expected, context.document)
+  }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    guard let (values, expected) = comparison(target, context) else { return true }
+    return values.allSatisfy { $0.text == expected.text }
+  }
+
+  /// The values to compare and the one they should equal, or nil when there is nothing to compare.
+  private func comparison(_ target: JSONPath.Resolution, _ context: FunctionContext) -> ([(node: NodeID, text: String)], (node: NodeID, text: String))? {
     let document = context.document
-    guard case .found(let base) = target else { return [] }
+    guard case .found(let base) = target else { return nil }
     let values: [(node: NodeID, text: String)] = paths.flatMap { path in
       path.select(in: document, from: base).compactMap { id in document.string(id).map { (id, $0) } }
     }
@@ -31,13 +42,13 @@ struct Consistent: RuleFunction {
     if let reference, let id = reference.select(in: document, from: base).first, let text = document.string(id) {
       expected = (id, text)
     } else {
-      guard values.count >= 2 else { return [] }
+      guard values.count >= 2 else { return nil }
       var counts: [String: Int] = [:]
       for v in values { counts[v.text, default: 0] += 1 }
       let best = counts.values.max()!
       expected = values.first { counts[$0.text] == best }!
     }
-    return findings(values, expected, document)
+    return (values, expected)
   }
 
   private func findings(_ values: [(node: NodeID, text: String)], _ expected: (node: NodeID, text: String), _ document: JSONDocument) -> [Finding] {

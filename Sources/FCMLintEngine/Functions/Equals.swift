@@ -22,4 +22,9 @@ struct Equals: RuleFunction {
       return [Finding(target, detail: "expected \(expected), found \(actual)", ["expected": expected.description])]
     }
   }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    guard case .found(let id) = target else { return false }
+    return expected.matches(id, in: context.document)
+  }
 }
