@@ -30,6 +30,7 @@
 #     The files are in the page cache (the warm-up reads them), as in a pre-commit hook or CI.
 #  6. Single-file latency: the median of RUNS interleaved runs of fcmlint --format json, jq empty
 #     and check-jsonschema on one small request (the first file under 700 bytes).
+#     Then `fcmlint --ndjson` on the set ten times over as one stream (a document per line).
 #  7. Peak RSS (GNU time's %M) of fcmlint on 10% and on all of the set, and of jq and
 #     check-jsonschema on all of it.
 #  8. Prints a Markdown table of medians and ratios, the issue's targets with whether they hold,
@@ -167,6 +168,34 @@ for (( r = 0; r < RUNS; r++ )); do
   for tool in "${ONE[@]}"; do measure single "$tool" "one_$tool"; done
 done
 
+# 6b. A stream: the set ten times over as one NDJSON file (a compact document per line), through
+#     `fcmlint --ndjson`; throughput and peak memory (which must not grow with the stream).
+STREAM=$WORK/stream-$N-seed$SEED.ndjson
+if [[ ! -f $STREAM.stamp || "$(cat "$STREAM.stamp")" != "$STAMP" ]]; then
+  log "writing the NDJSON stream $STREAM"
+  python3 - "$SET" "$STREAM" <<'EOF'
+import json, os, sys
+docs = []
+for root, dirs, files in os.walk(sys.argv[1]):
+    dirs.sort()
+    for name in sorted(files):
+        if name.endswith(".json"):
+            with open(os.path.join(root, name)) as f:
+                docs.append(json.dumps(json.load(f), separators=(",", ":"), ensure_ascii=False))
+with open(sys.argv[2], "w") as out:
+    for _ in range(10):
+        for doc in docs:
+            out.write(doc + "\n")
+EOF
+  echo "$STAMP" > "$STREAM.stamp"
+fi
+STREAM_LINES=$(wc -l < "$STREAM")
+STREAM_BYTES=$(stat -c %s "$STREAM")
+run_ndjson() { "$BIN" --ndjson --format json "$STREAM" > /dev/null; }
+log "ndjson stream: $STREAM_LINES lines"
+run_ndjson || { log "fcmlint --ndjson reported problems in the stream"; exit 1; }
+for (( r = 0; r < 3; r++ )); do measure ndjson fcmlint run_ndjson; done
+
 # 7. Peak memory (KB), median of three runs each for fcmlint.
 peak() { # peak NAME COMMAND...
   /usr/bin/time -o "$WORK/rss.txt" -f '%M' "${@:2}" > /dev/null 2> /dev/null || { log "$1 failed"; exit 1; }
@@ -177,6 +206,7 @@ for _ in 1 2 3; do
   peak fcmlint_tenth "$BIN" --format json part-0
   peak fcmlint "$BIN" --format json .
 done
+peak ndjson "$BIN" --ndjson --format json "$STREAM"
 if [[ $MODE == full ]]; then
   # GNU time reports the largest of bash, xargs and the tool: the tool's own peak.
   peak jq bash -c "find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE jq empty"
@@ -188,7 +218,7 @@ COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo unknown)
 if [[ -n "$(git -C "$ROOT" status --porcelain -- Sources Package.swift Plugins rules 2> /dev/null)" ]]; then
   COMMIT="$COMMIT + uncommitted changes to Sources, Package.swift, Plugins or rules"
 fi
-export MODE N FILES BYTES BATCHES TENTH SMALL SMALL_BYTES ROUNDS RUNS SEED COMMIT BIN XARGS_SIZE
+export MODE N FILES BYTES BATCHES TENTH SMALL SMALL_BYTES ROUNDS RUNS SEED COMMIT BIN XARGS_SIZE STREAM_LINES STREAM_BYTES
 export CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 export CORES=$(nproc)
 export MEMORY=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
@@ -250,6 +280,15 @@ for key, label in [("fcmlint", "**fcmlint --format json FILE**"), ("jq", "jq emp
     if v:
         print("| %s | %s | %s | %s | %.2fx |" % (label, secs(statistics.median(v)), secs(min(v)), secs(max(v)), statistics.median(v) / one))
 print()
+v = rows.get(("ndjson", "fcmlint"))
+if v:
+    lines, smb, m = int(e["STREAM_LINES"]), int(e["STREAM_BYTES"]) / 1e6, statistics.median(v)
+    rss = rows.get(("rss", "ndjson"))
+    print("| `fcmlint --ndjson --format json STREAM` | lines | MB | median of 3 | lines/s | MB/s | peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| the set ten times over, one document per line | {:,} | {:.0f} | {} | {:,.0f} | {:.0f} | {:.1f} MB |".format(
+        lines, smb, secs(m), lines / (m / 1e6), smb / (m / 1e6), statistics.median(rss) / 1024 if rss else 0))
+    print()
 print("| peak RSS | MB |")
 print("|---|---:|")
 for key, label in [("fcmlint_tenth", "fcmlint, %s files" % e["TENTH"]), ("fcmlint", "fcmlint, %d files" % files),

@@ -75,7 +75,7 @@ final class GivenTrie: Sendable {
           case .wildcard: return true
           case .index: return false
           }
-        }.map(\.node)
+        }.map { $0.node }
       }
     }
     for node in level { walk(node, at: JSONDocument.root, document, visit) }

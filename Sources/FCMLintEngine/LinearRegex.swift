@@ -51,7 +51,7 @@ public struct LinearRegex: Sendable {
   let prefilter: RequiredLiterals?
 
   public init(_ pattern: String) throws(SyntaxError) {
-    var parser = Parser(Array(pattern.unicodeScalars).map(\.value))
+    var parser = Parser(Array(pattern.unicodeScalars).map { $0.value })
     let tree = try parser.parseAll()
     var compiler = Compiler()
     _ = try compiler.program(for: tree)
@@ -81,13 +81,13 @@ public struct LinearRegex: Sendable {
   static func scalars(_ text: String) -> [UInt32] {
     let utf8 = text.utf8
     if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.map { UInt32($0) } }
-    return text.unicodeScalars.map(\.value)
+    return text.unicodeScalars.map { $0.value }
   }
 
   /// `text` with its leftmost match replaced (the fix `replacePattern` uses).
   public func replacingFirstMatch(in text: String, with replacement: String) -> String {
     let scalars = Array(text.unicodeScalars)
-    guard let range = firstMatch(in: scalars.map(\.value)) else { return text }
+    guard let range = firstMatch(in: scalars.map { $0.value }) else { return text }
     var out = String.UnicodeScalarView()
     out.append(contentsOf: scalars[..<range.lowerBound])
     out.append(contentsOf: replacement.unicodeScalars)
@@ -230,7 +230,7 @@ public struct LinearRegex: Sendable {
     static let maxLength = 32
 
     init?(_ node: Node) {
-      guard let set = Self.required(node), let shortest = set.map(\.count).min(), shortest >= 2 else { return nil }
+      guard let set = Self.required(node), let shortest = set.lazy.map({ $0.count }).min(), shortest >= 2 else { return nil }
       needles = Set(set).sorted { $0.lexicographicallyPrecedes($1) }
       var first = [Bool](repeating: false, count: 256)
       for needle in needles { first[Int(needle[0])] = true }
@@ -283,9 +283,9 @@ public struct LinearRegex: Sendable {
         var exact: [[UInt8]]? = [[]]
         var best: [[UInt8]]? = nil
         func consider(_ candidate: [[UInt8]]?) {
-          guard let candidate, !candidate.isEmpty, !candidate.contains(where: \.isEmpty) else { return }
+          guard let candidate, !candidate.isEmpty, !candidate.contains(where: { $0.isEmpty }) else { return }
           guard let current = best else { best = candidate; return }
-          let (a, b) = (candidate.map(\.count).min()!, current.map(\.count).min()!)
+          let (a, b) = (candidate.lazy.map({ $0.count }).min()!, current.lazy.map({ $0.count }).min()!)
           if a > b || (a == b && candidate.count < current.count) { best = candidate }
         }
         // A run of consecutive items with exact strings is a required literal of its own.
@@ -301,7 +301,7 @@ public struct LinearRegex: Sendable {
             consider(f.required)
           }
         }
-        if let exact, !exact.contains(where: \.isEmpty) { consider(exact) }
+        if let exact, !exact.contains(where: { $0.isEmpty }) { consider(exact) }
         return Facts(exact: exact, required: best)
       case .alternation(let branches):
         var exact: [[UInt8]]? = []
@@ -311,7 +311,7 @@ public struct LinearRegex: Sendable {
           if let e = f.exact, let x = exact, x.count + e.count <= maxStrings { exact = x + e } else { exact = nil }
           if let r = f.required, let x = required, x.count + r.count <= maxStrings { required = x + r } else { required = nil }
         }
-        if let exact, !exact.contains(where: \.isEmpty) { return Facts(exact: exact, required: exact) }
+        if let exact, !exact.contains(where: { $0.isEmpty }) { return Facts(exact: exact, required: exact) }
         return Facts(exact: exact, required: required)
       case .repeated(let inner, let min, let max):
         let f = facts(inner)
@@ -324,7 +324,7 @@ public struct LinearRegex: Sendable {
             for _ in 0..<min { exact = exact.flatMap { product($0, e) } }
           }
         }
-        if let exact, !exact.contains(where: \.isEmpty) { return Facts(exact: exact, required: exact) }
+        if let exact, !exact.contains(where: { $0.isEmpty }) { return Facts(exact: exact, required: exact) }
         return Facts(exact: exact, required: min >= 1 ? f.required : nil)
       }
     }
@@ -332,7 +332,7 @@ public struct LinearRegex: Sendable {
     /// Facts of a node that matches exactly `set` (or an unknown set, for nil).
     static func exactly(_ set: [[UInt8]]?) -> Facts {
       guard let set else { return Facts(exact: nil, required: nil) }
-      return Facts(exact: set, required: set.contains(where: \.isEmpty) ? nil : set)
+      return Facts(exact: set, required: set.contains(where: { $0.isEmpty }) ? nil : set)
     }
 
     static func product(_ a: [[UInt8]], _ b: [[UInt8]]) -> [[UInt8]]? {

@@ -213,7 +213,7 @@ public enum RuleLoader {
     let specs = function.options
     var options = FunctionOptions()
     if let value {
-      let entries = try value.mapping(allowed: specs.map(\.name), what: "the options of '\(function.name)'")
+      let entries = try value.mapping(allowed: specs.map { $0.name }, what: "the options of '\(function.name)'")
       for (key, keyValue, v) in entries {
         let spec = specs.first { $0.name == key }!
         _ = keyValue
