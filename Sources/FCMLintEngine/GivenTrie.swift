@@ -68,15 +68,7 @@ final class GivenTrie: Sendable {
     }
     var level = [root]
     for name in mount {
-      level = level.flatMap { node in
-        node.edges.filter { edge in
-          switch edge.segment {
-          case .member(let member, _): return member == name
-          case .wildcard: return true
-          case .index: return false
-          }
-        }.map { $0.node }
-      }
+      level = level.flatMap { node in node.edges.filter { $0.segment.entersMount(name) }.map { $0.node } }
     }
     for node in level { walk(node, at: JSONDocument.root, document, visit) }
   }

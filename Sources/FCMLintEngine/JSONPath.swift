@@ -19,6 +19,16 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     case member(String, [UInt8])
     case wildcard
     case index(Int)
+
+    /// Whether a path passes through a document mounted at `name` here (see `JSONDocument.mount`):
+    /// the member of that name, exactly as written, or a wildcard.
+    func entersMount(_ name: String) -> Bool {
+      switch self {
+      case .member(let member, _): return member == name
+      case .wildcard: return true
+      case .index: return false
+      }
+    }
   }
 
   /// Everything in one object, so copying a path (every rule check holds some) retains one
@@ -266,13 +276,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       return
     }
     guard segments.count >= document.mount.count else { return }
-    for (segment, name) in zip(segments, document.mount) {
-      switch segment {
-      case .member(let member, _) where member == name: continue
-      case .wildcard: continue
-      default: return
-      }
-    }
+    for (segment, name) in zip(segments, document.mount) where !segment.entersMount(name) { return }
     walk(document, from: JSONDocument.root, segment: document.mount.count, visit)
   }
 

@@ -122,7 +122,7 @@ public struct Linter: Sendable {
 
   /// Lints a parsed document.
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
-    var found: [(rule: CompiledRule, check: Int, finding: Finding, given: NodeID)] = []
+    var found: [(rule: CompiledRule, check: Rule.Check, finding: Finding, given: NodeID)] = []
     // Every rule's `given` nodes from one walk, then in rule order (and each rule's paths in
     // their order) as if each rule had resolved its own paths.
     var nodes: [NodeID] = []
@@ -139,20 +139,19 @@ public struct Linter: Sendable {
       let entry = compiled[Int(slotRules[Int(key >> 32)])]
       let context = FunctionContext(document: document, given: node)
       guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
-      for index in entry.then.indices {
-        let check = entry.then[index]
+      for check in entry.then {
         forEachTarget(of: check, context) { target in
-          for finding in check.function.check(target, in: context) { found.append((entry, index, finding, node)) }
+          for finding in check.function.check(target, in: context) { found.append((entry, check, finding, node)) }
         }
       }
     }
     guard !found.isEmpty else { return [] }
-    let findings = found.map { (rule: $0.rule.rule, check: $0.rule.then[$0.check], finding: $0.finding, given: $0.given) }
 
     let locator = SourceLocator(bytes: document.bytes)
     let fixes = FixBuilder(document: document)
     var diagnostics: [Diagnostic] = []
-    for (rule, check, finding, given) in findings {
+    for (entry, check, finding, given) in found {
+      let rule = entry.rule
       let node = document[finding.node]
       let atKey = finding.atKey && node.keyStart >= 0
       let start = finding.range?.lowerBound ?? Int(atKey ? node.keyStart : node.start)
