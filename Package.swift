@@ -46,9 +46,10 @@ let package = Package(
     .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"]),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
-    .target(name: "FCMLintBuiltinRules", plugins: ["EmbedRules"]),
-    // Checks each rule file completely and embeds its JSON form: a broken built-in rule fails the
-    // build with its line and column, and starting fcmlint parses no YAML.
+    .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], plugins: ["EmbedRules"]),
+    // Checks each rule file completely and embeds its JSON form (for docs and `explain`) and its
+    // spec as Swift code (for linting): a broken built-in rule fails the build with its line and
+    // column, and starting fcmlint parses no rule text.
     .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.

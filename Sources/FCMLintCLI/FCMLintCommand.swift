@@ -33,11 +33,11 @@ public struct FCMLintCommand: ParsableCommand {
       var command: any ParsableCommand
       if let (options, paths) = separatePaths(arguments) {
         // Parse the options with one path, then hand the command all of them.
-        var lint = try asLint(parseAsRoot(options + ["--", paths[0]]))
+        var lint = try asLint(parseLint(options + ["--", paths[0]]))
         lint.paths = paths
         command = lint
       } else {
-        command = try parseAsRoot(arguments)
+        command = try parseLint(arguments)
       }
       try command.run()
       return ExitStatus.clean.rawValue
@@ -89,6 +89,21 @@ extension FCMLintCommand {
       i += 1
     }
     return paths.count >= 64 ? (options, paths) : nil
+  }
+
+  /// Parses `arguments` as the whole command line. Most runs are `lint`, the default subcommand:
+  /// parsing them with `Lint` alone skips building the parsers of the root and of every other
+  /// subcommand, a third of a one-file run. Anything `Lint` alone does not accept (another
+  /// subcommand, help, --version, a usage error) is parsed again from the root, which gives the
+  /// answer and the messages of a full parse.
+  static func parseLint(_ arguments: [String]) throws -> any ParsableCommand {
+    let others: Set<String> = ["lint", "rules", "explain", "help", "-h", "--help", "--version"]
+    if !arguments.contains(where: { others.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental") }),
+      let lint = try? Lint.parseAsRoot(arguments) as? Lint
+    {
+      return lint
+    }
+    return try parseAsRoot(arguments)
   }
 
   fileprivate static func asLint(_ command: any ParsableCommand) throws -> Lint {

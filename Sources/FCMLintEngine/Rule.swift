@@ -46,12 +46,17 @@ public struct Rule: Sendable {
     case not(Condition)
   }
 
-  public struct Examples: Sendable {
+  public struct Examples: Sendable, Equatable {
     public var valid: [Example]
     public var invalid: [Example]
+
+    public init(valid: [Example] = [], invalid: [Example] = []) {
+      self.valid = valid
+      self.invalid = invalid
+    }
   }
 
-  public struct Example: Sendable {
+  public struct Example: Sendable, Equatable {
     public var json: String
     /// The pointers the rule must report, in order (empty for valid examples).
     public var pointers: [String]

@@ -13,35 +13,31 @@ public enum RuleLoader {
     try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin, resources: resources)
   }
 
-  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedForms`).
-  /// Without `documented`, the rule's description and examples may be absent (the lean form).
-  public static func load(embeddedJSON text: String, file: String, resources: RuleResources, documented: Bool = true) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources, documented: documented)
+  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedJSON`).
+  public static func load(embeddedJSON text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources)
   }
 
-  /// Keys only documentation and tests read: the lean form leaves them out.
-  static let documentationKeys: Set<String> = ["description", "examples"]
+  /// The spec of a rule file (what embed-rules writes as Swift for the built-in pack).
+  public static func spec(yaml text: String, file: String, isBuiltin: Bool = false) throws(ConfigurationError) -> RuleSpec {
+    try spec(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin)
+  }
 
-  /// Checks a rule file completely and returns its JSON forms, which load without a YAML parser:
-  /// the build embeds them, so a broken built-in rule fails the build with its line and column.
-  /// `full` is the whole rule; `lean` leaves out the description and examples, which are most of
-  /// a rule's text and which linting never reads, so a run that only lints loads a third of it.
-  public static func embeddedForms(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> (full: String, lean: String) {
+  /// Checks a rule file completely and returns its JSON form, which loads without a YAML parser:
+  /// the build embeds it for the docs and `explain`, so a broken built-in rule fails the build
+  /// with its line and column.
+  public static func embeddedJSON(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> String {
     let value = try DataValue.parse(yaml: text, file: file)
     _ = try load(value, isBuiltin: true, resources: resources)
-    var lean = value
-    if case .mapping(let members) = value.node {
-      lean = DataValue(
-        node: .mapping(members.filter { member in
-          guard case .scalar(let key, _, _) = member.key.node else { return true }
-          return !documentationKeys.contains(key)
-        }),
-        file: value.file, line: value.line, column: value.column)
-    }
-    return (value.jsonText, lean.jsonText)
+    return value.jsonText
   }
 
-  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources, documented: Bool = true) throws(ConfigurationError) -> Rule {
+  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources) throws(ConfigurationError) -> Rule {
+    try spec(root, isBuiltin: isBuiltin).compile(resources: resources)
+  }
+
+  /// Checks a rule file's shape and returns what it states (see `RuleSpec`); `compile` does the rest.
+  static func spec(_ root: DataValue, isBuiltin: Bool) throws(ConfigurationError) -> RuleSpec {
     let file = root.file
     var fields: [String: (key: DataValue, value: DataValue)] = [:]
     for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
@@ -61,50 +57,43 @@ public enum RuleLoader {
       throw severityValue.fail("severity must be error, warning or info, not '\(severityText)'")
     }
     let summary = try required("summary").nonEmptyString(what: "summary")
-    let description = documented || fields["description"] != nil ? try required("description").nonEmptyString(what: "description") : ""
+    let description = try required("description").nonEmptyString(what: "description")
     let docsValue = try required("docs")
     let docs = try docsValue.nonEmptyString(what: "docs")
     guard docs.hasPrefix("https://") else { throw docsValue.fail("docs must be an https:// URL of the page that states the requirement") }
 
-    var given: [JSONPath] = []
-    for item in try required("given").oneOrMany(what: "given") {
-      let path = try parsePath(item, what: "given")
-      guard path.anchor == .root else { throw item.fail("a 'given' path starts at the document root, '$'") }
-      given.append(path)
-    }
+    var given: [Located<String>] = []
+    for item in try required("given").oneOrMany(what: "given") { given.append(try located(item, what: "given")) }
     if given.isEmpty { throw root.fail("'given' needs at least one path") }
 
-    var placeholders = enginePlaceholderNames
-    var then: [Rule.Check] = []
-    for item in try required("then").oneOrMany(what: "then") {
-      let check = try loadCheck(item, resources)
-      placeholders.formUnion(type(of: check.function).placeholders)
-      then.append(check)
-    }
+    var then: [CheckSpec] = []
+    for item in try required("then").oneOrMany(what: "then") { then.append(try loadCheck(item)) }
     if then.isEmpty { throw root.fail("'then' needs at least one check") }
 
-    var when: [Rule.Condition] = []
+    var when: [ConditionSpec] = []
     if let value = fields["when"]?.value {
-      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item, resources)) }
+      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item)) }
     }
 
-    var message: MessageTemplate? = nil
-    if let value = fields["message"]?.value { message = try template(value, allowed: placeholders) }
+    let message = try fields["message"].map { field throws(ConfigurationError) in try located(field.value, what: "message") }
 
     var examples = Rule.Examples(valid: [], invalid: [])
     if let value = fields["examples"]?.value { examples = try loadExamples(value) }
 
-    var fix: RuleFix? = nil
-    if let value = fields["fix"]?.value { fix = try loadFix(value, placeholders: placeholders) }
+    let fix = try fields["fix"].map { field throws(ConfigurationError) in try loadFix(field.value) }
 
-    return Rule(
+    return RuleSpec(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
       when: when, then: then, message: message, fix: fix, examples: examples,
-      source: file, isBuiltin: isBuiltin,
-      idLine: idValue.line, idColumn: idValue.column)
+      source: file, isBuiltin: isBuiltin, idLine: idValue.line, idColumn: idValue.column)
   }
 
-  static func loadFix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> RuleFix {
+  /// A non-empty string and where it is written.
+  static func located(_ value: DataValue, what: String) throws(ConfigurationError) -> Located<String> {
+    Located(try value.nonEmptyString(what: what), line: value.line, column: value.column, quoted: value.isQuoted)
+  }
+
+  static func loadFix(_ value: DataValue) throws(ConfigurationError) -> FixSpec {
     var fields: [String: DataValue] = [:]
     let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues"]
     for (key, _, v) in try value.mapping(allowed: allowed, what: "fix") { fields[key] = v }
@@ -113,22 +102,19 @@ public enum RuleLoader {
     let kind = kinds[0]
     if fields["value"] != nil && kind != "set" { throw fields["value"]!.fail("'value' goes with 'set'") }
     if fields["with"] != nil && kind != "replacePattern" { throw fields["with"]!.fail("'with' goes with 'replacePattern'") }
-    let action: FixAction
+    let action: FixSpec.Action
     switch kind {
     case "set":
       guard let v = fields["value"] else { throw value.fail("'set' needs 'value'") }
-      action = .set(try parsePath(fields["set"]!, what: "set"), try v.literal())
-    case "renameKey": action = .renameKey(try template(fields["renameKey"]!, allowed: placeholders))
-    case "replaceValue": action = .replaceValue(try template(fields["replaceValue"]!, allowed: placeholders.union(["raw", "rawString"])))
-    case "moveInto": action = .moveInto(try parsePath(fields["moveInto"]!, what: "moveInto"))
+      action = .set(try located(fields["set"]!, what: "set"), try v.literal())
+    case "renameKey": action = .renameKey(try located(fields["renameKey"]!, what: "message"))
+    case "replaceValue": action = .replaceValue(try located(fields["replaceValue"]!, what: "message"))
+    case "moveInto": action = .moveInto(try located(fields["moveInto"]!, what: "moveInto"))
     default:
       guard let with = fields["with"] else { throw value.fail("'replacePattern' needs 'with'") }
-      guard case .pattern(let pattern) = try loadOption(fields["replacePattern"]!, OptionSpec("replacePattern", .pattern, "")) else {
-        throw fields["replacePattern"]!.fail("not a regular expression")
-      }
-      action = .replacePattern(pattern, with: try with.string(what: "with"))
+      action = .replacePattern(try located(fields["replacePattern"]!, what: "option 'replacePattern'"), with: try with.string(what: "with"))
     }
-    let description = try fields["description"].map { v throws(ConfigurationError) in try template(v, allowed: placeholders) }
+    let description = try fields["description"].map { v throws(ConfigurationError) in try located(v, what: "message") }
     var onlyTypes: [String]? = nil
     if let v = fields["onlyTypes"] {
       onlyTypes = try v.strings(what: "onlyTypes")
@@ -141,7 +127,7 @@ public enum RuleLoader {
       onlyValues = []
       for item in try v.sequence(what: "onlyValues") { onlyValues!.append(try item.literal()) }
     }
-    return RuleFix(action: action, kinds: onlyTypes, values: onlyValues, description: description)
+    return FixSpec(action: action, kinds: onlyTypes, values: onlyValues, description: description)
   }
 
   static func isRuleID(_ id: String) -> Bool {
@@ -151,29 +137,7 @@ public enum RuleLoader {
     } && id.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
   }
 
-  static func parsePath(_ value: DataValue, what: String) throws(ConfigurationError) -> JSONPath {
-    let text = try value.nonEmptyString(what: what)
-    do {
-      return try JSONPath(text)
-    } catch {
-      // Point into the path when it is written on one line, as it nearly always is.
-      let quoted = value.isQuoted
-      throw ConfigurationError(
-        file: value.file, line: value.line, column: value.column + error.offset + (quoted ? 1 : 0),
-        message: "invalid path '\(text)': \(error.message)")
-    }
-  }
-
-  static func template(_ value: DataValue, allowed: Set<String>) throws(ConfigurationError) -> MessageTemplate {
-    let text = try value.nonEmptyString(what: "message")
-    do {
-      return try MessageTemplate(text, allowed: allowed)
-    } catch {
-      throw value.fail(error.message)
-    }
-  }
-
-  static func loadCheck(_ value: DataValue, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Check {
+  static func loadCheck(_ value: DataValue) throws(ConfigurationError) -> CheckSpec {
     var fields: [String: DataValue] = [:]
     for (key, _, v) in try value.mapping(allowed: checkKeys, what: "a check") { fields[key] = v }
     guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
@@ -181,52 +145,43 @@ public enum RuleLoader {
     guard let function = FunctionRegistry.function(named: name) else {
       throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
     }
-    let field = try fields["field"].map { v throws(ConfigurationError) in try parsePath(v, what: "field") }
-    var options = try loadOptions(fields["options"], for: function, at: functionValue)
-    options.resources = resources
-    let instance: any RuleFunction
-    do {
-      instance = try function.init(options: options)
-    } catch {
-      throw (fields["options"] ?? functionValue).fail("\(name): \(error.message)")
-    }
-    var message: MessageTemplate? = nil
-    if let m = fields["message"] {
-      message = try template(m, allowed: enginePlaceholderNames.union(function.placeholders))
-    }
-    return Rule.Check(field: field, function: instance, functionName: name, message: message)
+    let field = try fields["field"].map { v throws(ConfigurationError) in try located(v, what: "field") }
+    let options = try loadOptions(fields["options"], for: function, at: functionValue)
+    let optionsAt = fields["options"] ?? functionValue
+    let message = try fields["message"].map { m throws(ConfigurationError) in try located(m, what: "message") }
+    return CheckSpec(
+      field: field, function: name, options: options, optionsLine: optionsAt.line, optionsColumn: optionsAt.column, message: message)
   }
 
-  static func loadCondition(_ value: DataValue, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Condition {
+  static func loadCondition(_ value: DataValue) throws(ConfigurationError) -> ConditionSpec {
     if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
       let inner = m[0].value
-      if key == "not" { return .not(try loadCondition(inner, resources)) }
-      var conditions: [Rule.Condition] = []
-      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item, resources)) }
+      if key == "not" { return .not(try loadCondition(inner)) }
+      var conditions: [ConditionSpec] = []
+      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item)) }
       if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
       return .anyOf(conditions)
     }
-    return .check(try loadCheck(value, resources))
+    return .check(try loadCheck(value))
   }
 
-  static func loadOptions(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
+  static func loadOptions(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> [String: OptionSource] {
     let specs = function.options
-    var options = FunctionOptions()
+    var options: [String: OptionSource] = [:]
     if let value {
       let entries = try value.mapping(allowed: specs.map { $0.name }, what: "the options of '\(function.name)'")
-      for (key, keyValue, v) in entries {
+      for (key, _, v) in entries {
         let spec = specs.first { $0.name == key }!
-        _ = keyValue
-        options.values[key] = try loadOption(v, spec)
+        options[key] = try loadOption(v, spec)
       }
     }
-    for spec in specs where spec.required && options.values[spec.name] == nil {
+    for spec in specs where spec.required && options[spec.name] == nil {
       throw (value ?? functionValue).fail("function '\(function.name)' needs the option '\(spec.name)' (\(spec.summary))")
     }
     return options
   }
 
-  static func loadOption(_ v: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
+  static func loadOption(_ v: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionSource {
     let what = "option '\(spec.name)'"
     switch spec.kind {
     case .string: return .string(try v.string(what: what))
@@ -235,20 +190,13 @@ public enum RuleLoader {
     case .number: return .number(try v.number(what: what))
     case .integer: return .number(Double(try v.integer(what: what)))
     case .value: return .value(try v.literal())
-    case .path: return .path(try parsePath(v, what: what))
-    case .paths: return .paths(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try parsePath(item, what: what) })
+    case .path: return .path(try located(v, what: what))
+    case .paths: return .paths(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try located(item, what: what) })
     case .stringMap:
       var map: [String: String] = [:]
       for (key, _, value) in try v.mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
       return .stringMap(map)
-    case .pattern:
-      let source = try v.nonEmptyString(what: what)
-      do {
-        return .pattern(CompiledPattern(regex: try LinearRegex(source), source: source))
-      } catch {
-        let column = v.column + error.offset + (v.isQuoted ? 1 : 0)
-        throw ConfigurationError(file: v.file, line: v.line, column: column, message: "\(what) is not a supported regular expression: \(error.message)")
-      }
+    case .pattern: return .pattern(try located(v, what: what))
     }
   }
 

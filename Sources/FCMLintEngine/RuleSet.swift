@@ -11,13 +11,19 @@ public struct RuleSet: Sendable {
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
-  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them; without
-  /// `documented`, from the lean form (no descriptions or examples).
-  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)], documented: Bool = true) throws(ConfigurationError) {
+  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
+  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
     resources = try Self.loadSchemas(schemas)
     for file in files {
-      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources, documented: documented))
+      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources))
     }
+  }
+
+  /// Builds the built-in pack from the specs the build wrote as code (see `RuleSpec`): no rule
+  /// text is read, only compiled.
+  public init(builtin specs: [RuleSpec], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
+    resources = try Self.loadSchemas(schemas)
+    for spec in specs { try add(spec.compile(resources: resources)) }
   }
 
   /// Reads schema files (name: their `name` member).
