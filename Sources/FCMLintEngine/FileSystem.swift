@@ -56,7 +56,10 @@ public enum FileSystem {
     if size > limit {
       return .failure(IOError(path: path, message: "is \(size) bytes, larger than the limit of \(limit) bytes\(which); not read"))
     }
-    var bytes = [UInt8](repeating: 0, count: size)
+    // One byte more than the size: a read that stops short of it, having read `size` bytes, has
+    // met the end of a regular file, which spares the read that would return 0 (one system call
+    // in five per file when linting a folder).
+    var bytes = [UInt8](repeating: 0, count: size < limit ? size + 1 : size)
     var total = 0
     while true {
       if total == bytes.count {
@@ -77,6 +80,7 @@ public enum FileSystem {
       }
       if n == 0 { break }
       total += n
+      if total == size && total < bytes.count { break }
     }
     bytes.removeSubrange(total...)
     return .success(bytes)
@@ -131,18 +135,26 @@ public enum FileSystem {
     }
     // With each name, whether the directory entry says it is a regular file (d_type): those need
     // no stat() of their own, which in a folder of 20,000 payloads is 20,000 system calls saved.
-    var names: [(name: String, regular: Bool)] = []
+    var names: [Entry] = []
     while let entry = readdir(handle) {
       // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
       // out would read past the end of readdir's buffer (AddressSanitizer found it).
       let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
       if name == "." || name == ".." { continue }
-      names.append((name, entry.pointee.d_type == UInt8(DT_REG)))
+      names.append(Entry(name: name, regular: entry.pointee.d_type == UInt8(DT_REG)))
     }
     closedir(handle)
-    names.sort { precedes($0.name, $1.name) }
+    // Sorted through small keys: moving whole entries and calling a comparison through a
+    // function value cost more than the comparisons themselves.
+    var order = names.indices.map { SortKey(high: names[$0].high, low: names[$0].low, index: $0) }
+    order.sort { a, b in
+      if a.high != b.high { return a.high < b.high }
+      if a.low != b.low { return a.low < b.low }
+      return Entry.precedes(names[a.index], names[b.index])
+    }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-    for (name, regular) in names {
+    for key in order {
+      let (name, regular) = (names[key.index].name, names[key.index].regular)
       let path = prefix + name
       if regular {
         if include(name) { files.append(path) }
@@ -166,14 +178,44 @@ public enum FileSystem {
     }
   }
 
-  /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
-  private static func precedes(_ a: String, _ b: String) -> Bool {
-    var a = a, b = b
-    return a.withUTF8 { x in
-      b.withUTF8 { y in
-        let n = min(x.count, y.count)
-        let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-        return order != 0 ? order < 0 : x.count < y.count
+  private struct SortKey {
+    var high: UInt64
+    var low: UInt64
+    var index: Int
+  }
+
+  /// A name in a directory, with its first 16 bytes as two big-endian integers: sorting a folder
+  /// of 20,000 files compares those, and the names only when they agree (names longer than 16
+  /// bytes with the same start).
+  private struct Entry {
+    var name: String
+    var regular: Bool
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+
+    init(name: String, regular: Bool) {
+      self.name = name
+      self.regular = regular
+      // Names hold no NUL byte, so the zero padding sorts a name before any longer one it starts.
+      var name = name
+      name.withUTF8 { bytes in
+        for i in 0..<min(bytes.count, 16) {
+          if i < 8 { high |= UInt64(bytes[i]) << (8 * (7 - i)) } else { low |= UInt64(bytes[i]) << (8 * (15 - i)) }
+        }
+      }
+    }
+
+    /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
+    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+      if a.high != b.high { return a.high < b.high }
+      if a.low != b.low { return a.low < b.low }
+      var x = a.name, y = b.name
+      return x.withUTF8 { x in
+        y.withUTF8 { y in
+          let n = min(x.count, y.count)
+          let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+          return order != 0 ? order < 0 : x.count < y.count
+        }
       }
     }
   }
