@@ -48,14 +48,22 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       /// A member's name in `nameBytes`, and its lowerCamelCase spelling (count -1: none).
       var nameStart: Int32, nameCount: Int32, alternateStart: Int32, alternateCount: Int32
       var index: Int32
+      /// `JSONDocument.memberHash` of the name and of its alternate spelling.
+      var nameHash: UInt32 = 0, alternateHash: UInt32 = 0
     }
     let steps: UnsafeMutableBufferPointer<Step>
     let nameBytes: UnsafeMutableBufferPointer<UInt8>
+    /// `segments.count`, stored: the walks read it at every step.
+    let count: Int
+    /// Whether a segment is a wildcard; without one a path leads to one place at most.
+    let hasWildcard: Bool
 
     init(anchor: Anchor, segments: [Segment], description: String) {
       self.anchor = anchor
       self.segments = segments
       self.description = description
+      count = segments.count
+      hasWildcard = segments.contains(.wildcard)
       var steps: [Step] = [], bytes: [UInt8] = [], missing: [String] = []
       for segment in segments {
         var step = Step(kind: .wildcard, nameStart: 0, nameCount: 0, alternateStart: 0, alternateCount: -1, index: 0)
@@ -65,10 +73,12 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
           step.nameStart = Int32(bytes.count)
           step.nameCount = Int32(nameBytes.count)
           bytes += nameBytes
+          step.nameHash = nameBytes.withUnsafeBufferPointer(JSONDocument.memberHash)
           if nameBytes.contains(UInt8(ascii: "_")) {
             let alternate = Array(JSONPath.lowerCamelCase(name).utf8)
             step.alternateStart = Int32(bytes.count)
             step.alternateCount = Int32(alternate.count)
+            step.alternateHash = alternate.withUnsafeBufferPointer(JSONDocument.memberHash)
             bytes += alternate
           }
           missing.append(name)
@@ -93,17 +103,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       nameBytes.deallocate()
     }
 
-    var count: Int { segments.count }
-
     /// The node segment `i` (a member or an index) leads to from `node`, or nil.
     @inline(__always)
     func child(_ i: Int, of node: NodeID, in document: JSONDocument) -> NodeID? {
       let step = steps[i]
       if step.kind == .index { return document.element(node, Int(step.index)) }
       let name = UnsafeBufferPointer(rebasing: nameBytes[Int(step.nameStart)..<Int(step.nameStart + step.nameCount)])
-      guard step.alternateCount >= 0 else { return document.member(node, name, or: nil) }
+      guard step.alternateCount >= 0 else { return document.member(node, name, hash: step.nameHash, or: nil, alternateHash: 0) }
       let alternate = UnsafeBufferPointer(rebasing: nameBytes[Int(step.alternateStart)..<Int(step.alternateStart + step.alternateCount)])
-      return document.member(node, name, or: alternate)
+      return document.member(node, name, hash: step.nameHash, or: alternate, alternateHash: step.alternateHash)
     }
   }
   let storage: Storage
@@ -247,6 +255,10 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
   /// Calls `body` with every node the path selects (`select` without building an array).
   public func forEachNode(in document: JSONDocument, from current: NodeID = JSONDocument.root, _ body: (NodeID) -> Void) {
+    if isSingular {
+      if case .found(let id)? = resolveOne(in: document, from: current) { body(id) }
+      return
+    }
     start(document, current) { resolution in
       if case .found(let id) = resolution { body(id) }
     }
@@ -265,6 +277,41 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     start(document, current, body)
   }
 
+  /// Whether the path has no wildcard, so it selects one node at most (see `resolveOne`).
+  public var isSingular: Bool { !storage.hasWildcard }
+
+  /// The one resolution of a path without wildcards (`isSingular`), or nil when it selects
+  /// nothing (a root path that leaves the document's mount): `resolve` without an array or a
+  /// closure, for the checks every rule makes on every document.
+  @inline(__always)
+  public func resolveOne(in document: JSONDocument, from current: NodeID = JSONDocument.root) -> Resolution? {
+    let s = storage
+    var node = current
+    var i = 0
+    if s.anchor == .root {
+      node = JSONDocument.root
+      if !document.mount.isEmpty && s.count > 0 {
+        guard let first = mountEntry(document) else { return nil }
+        i = first
+      }
+    }
+    while i < s.count {
+      guard let child = s.child(i, of: node, in: document) else { return .missing(nearest: node, missing: s.missing[i]) }
+      node = child
+      i += 1
+    }
+    return .found(node)
+  }
+
+  /// For a root path in a mounted document, the segment that continues at the file's root, or nil
+  /// when the path does not lead into the file.
+  private func mountEntry(_ document: JSONDocument) -> Int? {
+    let mount = document.mount
+    guard segments.count >= mount.count else { return nil }
+    for (segment, name) in zip(segments, mount) where !segment.entersMount(name) { return nil }
+    return mount.count
+  }
+
   /// Starts a walk at the anchor. A root path first passes through the document's mount: for a
   /// document mounted at ["message"], `$.message.topic` starts at the file's root with `.topic`; a
   /// path that leaves the mount (`$.other`) or stops above the file (`$.message.apns` for an APNs
@@ -275,9 +322,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       walk(document, from: anchor == .root ? JSONDocument.root : current, segment: 0, visit)
       return
     }
-    guard segments.count >= document.mount.count else { return }
-    for (segment, name) in zip(segments, document.mount) where !segment.entersMount(name) { return }
-    walk(document, from: JSONDocument.root, segment: document.mount.count, visit)
+    guard let first = mountEntry(document) else { return }
+    walk(document, from: JSONDocument.root, segment: first, visit)
   }
 
   /// Follows members and indexes in a loop; only a wildcard branches (recursively).

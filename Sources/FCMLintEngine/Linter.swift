@@ -138,10 +138,27 @@ public struct Linter: Sendable {
       let node = nodes[Int(key & 0xFFFF_FFFF)]
       let entry = compiled[Int(slotRules[Int(key >> 32)])]
       let context = FunctionContext(document: document, given: node)
-      guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
+      if !entry.when.isEmpty {
+        guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
+      }
       for check in entry.then {
-        forEachTarget(of: check, context) { target in
-          for finding in check.function.check(target, in: context) { found.append((entry, check, finding, node)) }
+        // Most fields lead to one place: resolve it directly, without a walk and its closure.
+        if let field = check.field, !field.isSingular {
+          field.forEachResolution(in: document, from: node) { target in
+            for finding in check.function.check(target, in: context) { found.append((entry, check, finding, node)) }
+          }
+          continue
+        }
+        let target: JSONPath.Resolution
+        if let field = check.field {
+          guard let resolution = field.resolveOne(in: document, from: node) else { continue }
+          target = resolution
+        } else {
+          target = .found(node)
+        }
+        let findings = check.function.check(target, in: context)
+        if !findings.isEmpty {
+          for finding in findings { found.append((entry, check, finding, node)) }
         }
       }
     }
@@ -194,17 +211,16 @@ public struct Linter: Sendable {
     }
   }
 
-  /// The targets of a check: where its `field` path leads from the `given` node, or that node.
-  private func forEachTarget(of check: Rule.Check, _ context: FunctionContext, _ body: (JSONPath.Resolution) -> Void) {
-    guard let field = check.field else { return body(.found(context.given)) }
-    field.forEachResolution(in: context.document, from: context.given, body)
-  }
-
   private func holds(_ condition: Rule.Condition, _ context: FunctionContext) -> Bool {
     switch condition {
     case .check(let check):
+      guard let field = check.field else { return check.function.passes(.found(context.given), in: context) }
+      if field.isSingular {
+        guard let target = field.resolveOne(in: context.document, from: context.given) else { return true }
+        return check.function.passes(target, in: context)
+      }
       var clean = true
-      forEachTarget(of: check, context) { target in
+      field.forEachResolution(in: context.document, from: context.given) { target in
         if clean, !check.function.passes(target, in: context) { clean = false }
       }
       return clean

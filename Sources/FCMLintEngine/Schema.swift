@@ -115,36 +115,69 @@ public struct Schema: Sendable {
   public var root: String
   public var types: [String: MessageType]
 
-  /// Reads a schema file's JSON.
+  /// Reads a schema file's JSON. Read straight from the parsed document, not through
+  /// `DataValue`: every start reads the built-in schema, and positions are only wanted for an
+  /// error (schemas are built-in, generated files, so errors are for whoever edits them).
   public init(json bytes: [UInt8], file: String) throws(ConfigurationError) {
-    let root = try DataValue.parse(json: bytes, file: file)
+    let document: JSONDocument
+    switch JSONParser.parse(bytes, options: JSONParser.Options(maxStringLength: .max)) {
+    case .success(let d): document = d
+    case .failure(let e): throw ConfigurationError(file: file, line: 1, column: e.offset + 1, message: "invalid schema: \(e.message)")
+    }
+    func fail(_ node: NodeID, _ message: String) -> ConfigurationError {
+      let position = SourceLocator(bytes: bytes).bytePosition(of: Int(document[node].start))
+      return ConfigurationError(file: file, line: position.line, column: position.column, message: message)
+    }
+    func members(_ node: NodeID, _ what: String) throws(ConfigurationError) -> [(key: String, value: NodeID)] {
+      guard document.kind(node) == .object else { throw fail(node, "\(what) must be a mapping") }
+      return document.children(node).map { (document.key($0) ?? "", $0) }
+    }
+    func string(_ node: NodeID, _ what: String) throws(ConfigurationError) -> String {
+      guard document.kind(node) == .string, let text = document.string(node) else { throw fail(node, "\(what) must be a string") }
+      return text
+    }
+    func bool(_ node: NodeID, _ what: String) throws(ConfigurationError) -> Bool {
+      switch document.kind(node) {
+      case .true: return true
+      case .false: return false
+      default: throw fail(node, "\(what) must be true or false")
+      }
+    }
+    func strings(_ node: NodeID, _ what: String) throws(ConfigurationError) -> [String] {
+      guard document.kind(node) == .array else { throw fail(node, "\(what) must be a list") }
+      var out: [String] = []
+      for item in document.children(node) { out.append(try string(item, "each item of \(what)")) }
+      return out
+    }
+
     var name = "", rootType = ""
     var types: [String: MessageType] = [:]
-    for (key, _, value) in try root.mapping(what: "a schema") {
+    for (key, value) in try members(JSONDocument.root, "a schema") {
       switch key {
-      case "name": name = try value.string(what: "name")
-      case "root": rootType = try value.string(what: "root")
+      case "name": name = try string(value, "name")
+      case "root": rootType = try string(value, "root")
       case "types":
-        for (typeName, _, typeValue) in try value.mapping(what: "types") {
+        for (typeName, typeValue) in try members(value, "types") {
           var fields: [Field] = []
-          for (k, _, v) in try typeValue.mapping(what: typeName) where k == "fields" {
-            for item in try v.sequence(what: "fields") {
+          for (k, v) in try members(typeValue, typeName) where k == "fields" {
+            guard document.kind(v) == .array else { throw fail(v, "fields must be a list") }
+            for item in document.children(v) {
               var json = "", proto = "", kind = Field.Kind.any, repeated = false, ref: String? = nil
               var values: [String] = [], deprecated = false, outputOnly = false
-              for (fk, _, fv) in try item.mapping(what: "a field") {
+              for (fk, fv) in try members(item, "a field") {
                 switch fk {
-                case "json": json = try fv.string(what: fk)
-                case "proto": proto = try fv.string(what: fk)
+                case "json": json = try string(fv, fk)
+                case "proto": proto = try string(fv, fk)
                 case "type":
-                  let text = try fv.string(what: fk)
-                  guard let k = Field.Kind(rawValue: text) else { throw fv.fail("unknown field type '\(text)'") }
+                  let text = try string(fv, fk)
+                  guard let k = Field.Kind(rawValue: text) else { throw fail(fv, "unknown field type '\(text)'") }
                   kind = k
-                case "repeated": repeated = try fv.bool(what: fk)
-                case "ref": ref = try fv.string(what: fk)
-                case "values": values = try fv.strings(what: fk)
-                case "deprecated": deprecated = try fv.bool(what: fk)
-                case "outputOnly": outputOnly = try fv.bool(what: fk)
-                default: break  // "values" of maps and future annotations
+                case "repeated": repeated = try bool(fv, fk)
+                case "ref": ref = try string(fv, fk)
+                case "values": values = try strings(fv, fk)
+                case "deprecated": deprecated = try bool(fv, fk)
+                case "outputOnly": outputOnly = try bool(fv, fk)
+                default: break  // "valueType" of maps and future annotations
                 }
               }
               fields.append(Field(
@@ -152,13 +185,13 @@ public struct Schema: Sendable {
                 outputOnly: outputOnly))
             }
           }
-          let type = MessageType(name: typeName, fields: fields)
-          types[typeName] = type
+          types[typeName] = MessageType(name: typeName, fields: fields)
         }
       default: break
       }
     }
-    for type in types.values {
+    for typeName in types.keys.sorted() {
+      let type = types[typeName]!
       for field in type.fields where field.kind == .message {
         guard let ref = field.ref, let target = types[ref] else {
           throw ConfigurationError(file: file, line: 1, column: 1, message: "\(type.name).\(field.json) refers to an unknown type")

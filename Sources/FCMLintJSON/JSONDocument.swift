@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The kind of a JSON value.
 public enum JSONKind: UInt8, Sendable {
   case object, array, string, number, `true`, `false`, null
@@ -52,6 +60,12 @@ public struct JSONDocument: Sendable {
     @usableFromInline let duplicateKeys: [NodeID]
     @usableFromInline let nodeBuffer: UnsafeMutableBufferPointer<JSONNode>
     @usableFromInline let byteBuffer: UnsafeMutableBufferPointer<UInt8>
+    /// Every object member by (object, key hash): see `MemberSlot`. Built once with the document,
+    /// never written after, so lookups from any thread only read it.
+    @usableFromInline let memberTable: UnsafeMutableBufferPointer<MemberSlot>
+    /// The farthest any member sits from the slot its hash starts at, so a lookup gives up after
+    /// that many more slots; -1 when the table was abandoned (`member` then scans the members).
+    @usableFromInline let maxDisplacement: Int
     init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
       self.bytes = bytes
       self.nodes = nodes
@@ -60,16 +74,109 @@ public struct JSONDocument: Sendable {
       _ = nodeBuffer.initialize(from: nodes)
       byteBuffer = .allocate(capacity: max(bytes.count, 1))
       _ = byteBuffer.initialize(from: bytes)
+      (memberTable, maxDisplacement) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodes.count)
     }
     deinit {
       nodeBuffer.deallocate()
       byteBuffer.deallocate()
+      memberTable.deallocate()
+    }
+
+    /// An open-addressing table of all object members, at most half full (a power of two, so a
+    /// mask picks the slot). A member whose key repeats an earlier key of its object replaces it
+    /// in its slot, so a lookup finds the last, as a scan of the members would.
+    ///
+    /// The hash is not keyed, so a hostile document can make keys collide: a member that would
+    /// sit more than `displacementLimit` slots from its start abandons the table (the document is
+    /// then read by scanning), which keeps building and every lookup linear in the key bytes.
+    private static func buildMemberTable(
+      _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>, nodeCount: Int
+    ) -> (UnsafeMutableBufferPointer<MemberSlot>, Int) {
+      let displacementLimit = 32, maxTableMembers = 1 << 16
+      var members = 0
+      for i in 0..<nodeCount where nodes[i].keyStart >= 0 { members += 1 }
+      // Payloads have hundreds of members. A document with far more (a hostile one) is read by
+      // scanning, so the table never adds to the memory a huge file takes (README: about 20
+      // times the file).
+      guard members <= maxTableMembers else { return (.allocate(capacity: 1), -1) }
+      var size = 8
+      while size < members * 2 { size *= 2 }
+      let table = UnsafeMutableBufferPointer<MemberSlot>.allocate(capacity: size)
+      table.initialize(repeating: MemberSlot(hash: 0, parent: -1, member: -1))
+      let mask = size - 1
+      var maxDisplacement = 0
+      for i in 0..<nodeCount {
+        let node = nodes[i]
+        guard node.keyStart >= 0 else { continue }
+        let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
+        let decoded: [UInt8]? = node.keyHasEscapes ? Array(JSONStringDecoder.decode(Array(bytes[start..<end])[...]).utf8) : nil
+        let hash = decoded.map { $0.withUnsafeBufferPointer(JSONDocument.memberHash) }
+          ?? JSONDocument.memberHash(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        var slot = MemberSlot.start(hash, node.parent) & mask
+        var displacement = 0
+        while table[slot].member >= 0 {
+          let entry = table[slot]
+          if entry.hash == hash, entry.parent == node.parent, sameKey(Int(entry.member), i, nodes, bytes) { break }
+          slot = (slot + 1) & mask
+          displacement += 1
+          if displacement > displacementLimit {
+            table.deallocate()
+            return (.allocate(capacity: 1), -1)
+          }
+        }
+        table[slot] = MemberSlot(hash: hash, parent: node.parent, member: NodeID(i))
+        maxDisplacement = max(maxDisplacement, displacement)
+      }
+      return (table, maxDisplacement)
+    }
+
+    /// Whether two members have the same key after decoding.
+    private static func sameKey(_ a: Int, _ b: Int, _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+      let x = nodes[a], y = nodes[b]
+      if !x.keyHasEscapes && !y.keyHasEscapes {
+        let length = Int(x.keyEnd - x.keyStart)
+        guard length == Int(y.keyEnd - y.keyStart) else { return false }
+        return memcmp(bytes.baseAddress! + Int(x.keyStart), bytes.baseAddress! + Int(y.keyStart), length) == 0
+      }
+      func key(_ id: Int) -> [UInt8] {
+        let node = nodes[id]
+        let inside = Array(bytes[(Int(node.keyStart) + 1)..<(Int(node.keyEnd) - 1)])
+        return node.keyHasEscapes ? Array(JSONStringDecoder.decode(inside[...]).utf8) : inside
+      }
+      return key(a) == key(b)
     }
   }
+
+  /// One member in `Storage.memberTable`: its object, the hash of its decoded key
+  /// (`memberHash`), and its node (-1 for an empty slot).
+  @usableFromInline struct MemberSlot {
+    @usableFromInline var hash: UInt32
+    @usableFromInline var parent: NodeID
+    @usableFromInline var member: NodeID
+
+    /// The first slot to probe (before masking) for a key hash in an object.
+    @inline(__always) @usableFromInline
+    static func start(_ hash: UInt32, _ parent: NodeID) -> Int {
+      // The high half of the product mixes every bit of both (`>>` binds tighter than `&*`).
+      Int(truncatingIfNeeded: ((UInt64(hash) ^ (UInt64(UInt32(bitPattern: parent)) << 32)) &* 0x9E37_79B9_7F4A_7C15) >> 32)
+    }
+  }
+
+  /// The hash `member(_:_:hash:or:alternateHash:)` takes for a name: FNV-1a of its UTF-8 bytes.
+  /// Paths compute it once per name, when they are compiled.
+  @inline(__always)
+  public static func memberHash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    var h: UInt32 = 0x811C_9DC5
+    for b in name { h = (h ^ UInt32(b)) &* 0x0100_0193 }
+    return h
+  }
+
   @usableFromInline let storage: Storage
 
   public var bytes: [UInt8] { storage.bytes }
   public var nodes: [JSONNode] { storage.nodes }
+  /// `nodes.count`, without handing out the array.
+  public var nodeCount: Int { storage.nodes.count }
   /// Members whose key repeats an earlier key of the same object (the later member of each pair),
   /// in source order. The parser keeps every member; lookups find the last, as FCM does.
   public var duplicateKeys: [NodeID] { storage.duplicateKeys }
@@ -127,6 +234,51 @@ public struct JSONDocument: Sendable {
 
   /// `member(_:_:or:)` for names in buffers (how compiled rule paths hold them).
   public func member(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {
+    guard let alternate else { return member(object, name, hash: Self.memberHash(name), or: nil, alternateHash: 0) }
+    return member(object, name, hash: Self.memberHash(name), or: alternate, alternateHash: Self.memberHash(alternate))
+  }
+
+  /// `member(_:_:or:)` with the names' `memberHash`es computed in advance: one probe of the
+  /// document's member table per name, rather than a scan of the object's members.
+  public func member(
+    _ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, hash: UInt32, or alternate: UnsafeBufferPointer<UInt8>?, alternateHash: UInt32
+  ) -> NodeID? {
+    guard storage.nodeBuffer[Int(object)].kind == .object else { return nil }
+    guard storage.maxDisplacement >= 0 else { return scanMembers(object, name, or: alternate) }
+    let found = lookUp(object, name, hash)
+    guard let alternate else { return found }
+    // Both spellings may be present: the later one wins, and ids follow source order.
+    let other = lookUp(object, alternate, alternateHash)
+    guard let found else { return other }
+    guard let other else { return found }
+    return max(found, other)
+  }
+
+  /// The last member of `object` whose key is `name`, from the member table.
+  @inline(__always)
+  private func lookUp(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, _ hash: UInt32) -> NodeID? {
+    let table = storage.memberTable, nodes = storage.nodeBuffer
+    let mask = table.count - 1
+    var slot = MemberSlot.start(hash, object) & mask
+    // A member is never farther than `maxDisplacement` from its start.
+    for _ in 0...storage.maxDisplacement {
+      let entry = table[slot]
+      if entry.member < 0 { return nil }
+      if entry.hash == hash, entry.parent == object {
+        let member = nodes[Int(entry.member)]
+        if member.keyHasEscapes {
+          if keyEquals(entry.member, Array(name)) { return entry.member }
+        } else if Int(member.keyEnd - member.keyStart) - 2 == name.count, Self.same(storage.byteBuffer, Int(member.keyStart) + 1, name) {
+          return entry.member
+        }
+      }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
+  /// `member(_:_:or:)` by scanning the object's members, for documents without a member table.
+  private func scanMembers(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {
     let nodes = storage.nodeBuffer, bytes = storage.byteBuffer
     let node = nodes[Int(object)]
     guard node.kind == .object else { return nil }
@@ -149,13 +301,25 @@ public struct JSONDocument: Sendable {
     return found
   }
 
-  /// Whether the `name.count` bytes at `start` equal `name`.
+  /// Whether the `name.count` bytes at `start` equal `name`. Eight bytes at a time: names are
+  /// compared on every member lookup.
   @inline(__always)
   static func same(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ start: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = name.count
+    guard count > 0 else { return true }
+    let a = UnsafeRawPointer(bytes.baseAddress! + start), b = UnsafeRawPointer(name.baseAddress!)
     var i = 0
-    while i < name.count {
-      if bytes[start + i] != name[i] { return false }
-      i += 1
+    while i &+ 8 <= count {
+      if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+      i &+= 8
+    }
+    if i &+ 4 <= count {
+      if a.loadUnaligned(fromByteOffset: i, as: UInt32.self) != b.loadUnaligned(fromByteOffset: i, as: UInt32.self) { return false }
+      i &+= 4
+    }
+    while i < count {
+      if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+      i &+= 1
     }
     return true
   }

@@ -22,9 +22,12 @@ struct AtLeastOne: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     let document = context.document
-    let found = paths.contains { path in
-      path.select(in: document, from: context.given).contains { id in
-        nonEmptyString ? (document.string(id).map { !$0.isEmpty } ?? false) : document.kind(id) != .null
+    var found = false
+    for path in paths where !found {
+      path.forEachNode(in: document, from: context.given) { id in
+        if found { return }
+        // A string's length without decoding it: empty exactly when the literal is `""`.
+        found = nonEmptyString ? (document.kind(id) == .string && document[id].end - document[id].start > 2) : document.kind(id) != .null
       }
     }
     if found { return [] }

@@ -23,43 +23,66 @@ struct Consistent: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard let (values, expected) = comparison(target, context) else { return [] }
-    return findings(values, expected, context.document)
+    let document = context.document
+    let differing = values.filter { !Self.sameString($0, expected, document) }
+    guard !differing.isEmpty else { return [] }
+    let expectedText = document.string(expected)!
+    let pointer = document.pointer(expected)
+    return differing.map { value in
+      Finding(node: value, values: [
+        "detail": "'\(document.string(value)!)' differs from '\(expectedText)' at \(pointer)",
+        "expected": expectedText, "expectedPointer": pointer,
+      ])
+    }
   }
 
   func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     guard let (values, expected) = comparison(target, context) else { return true }
-    return values.allSatisfy { $0.text == expected.text }
+    return values.allSatisfy { Self.sameString($0, expected, context.document) }
   }
 
-  /// The values to compare and the one they should equal, or nil when there is nothing to compare.
-  private func comparison(_ target: JSONPath.Resolution, _ context: FunctionContext) -> ([(node: NodeID, text: String)], (node: NodeID, text: String))? {
+  /// The string nodes to compare and the one they should equal, or nil when there is nothing to
+  /// compare. Nodes, not Strings: most messages have one image or none, and Strings are made
+  /// only for a message.
+  private func comparison(_ target: JSONPath.Resolution, _ context: FunctionContext) -> (values: [NodeID], expected: NodeID)? {
     let document = context.document
     guard case .found(let base) = target else { return nil }
-    let values: [(node: NodeID, text: String)] = paths.flatMap { path in
-      path.select(in: document, from: base).compactMap { id in document.string(id).map { (id, $0) } }
+    var values: [NodeID] = []
+    for path in paths {
+      path.forEachNode(in: document, from: base) { id in
+        if document.kind(id) == .string { values.append(id) }
+      }
     }
-    let expected: (node: NodeID, text: String)
-    if let reference, let id = reference.select(in: document, from: base).first, let text = document.string(id) {
-      expected = (id, text)
-    } else {
-      guard values.count >= 2 else { return nil }
-      var counts: [String: Int] = [:]
-      for v in values { counts[v.text, default: 0] += 1 }
-      let best = counts.values.max()!
-      expected = values.first { counts[$0.text] == best }!
+    var reference: NodeID? = nil
+    self.reference?.forEachNode(in: document, from: base) { id in
+      if reference == nil { reference = id }
+    }
+    if let reference, document.kind(reference) == .string { return (values, reference) }
+    guard values.count >= 2 else { return nil }
+    // The most common value, the first in `paths` order on a tie (a handful of values: count pairs).
+    var best = 0, expected = values[0]
+    for value in values {
+      let count = values.reduce(0) { $0 + (Self.sameString($1, value, document) ? 1 : 0) }
+      if count > best {
+        best = count
+        expected = value
+      }
     }
     return (values, expected)
   }
 
-  private func findings(_ values: [(node: NodeID, text: String)], _ expected: (node: NodeID, text: String), _ document: JSONDocument) -> [Finding] {
-    let differing = values.filter { $0.text != expected.text }
-    guard !differing.isEmpty else { return [] }
-    let pointer = document.pointer(expected.node)
-    return differing.map { value in
-      Finding(node: value.node, values: [
-        "detail": "'\(value.text)' differs from '\(expected.text)' at \(pointer)",
-        "expected": expected.text, "expectedPointer": pointer,
-      ])
+  /// Whether two string nodes hold equal Strings. Identical bytes without escapes are equal, and
+  /// differing ASCII without escapes is not; anything else compares decoded Strings, whose
+  /// equality is canonical equivalence ("é" written precomposed or not).
+  static func sameString(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool {
+    if a == b { return true }
+    let x = document[a], y = document[b]
+    if !x.valueHasEscapes, !y.valueHasEscapes {
+      let bytes = document.bytes
+      let first = bytes[Int(x.start)..<Int(x.end)], second = bytes[Int(y.start)..<Int(y.end)]
+      if first.elementsEqual(second) { return true }
+      if !first.contains(where: { $0 >= 0x80 }) && !second.contains(where: { $0 >= 0x80 }) { return false }
     }
+    return document.string(a) == document.string(b)
   }
 }

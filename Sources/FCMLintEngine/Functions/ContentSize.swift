@@ -21,31 +21,45 @@ struct ContentSize: RuleFunction {
   }
 
   static func contentBytes(_ id: NodeID, in document: JSONDocument) -> Int {
+    // Node ids follow source order, so the subtree of `id` is `id` and the nodes after it that
+    // start before it ends: one pass over a range, no stack.
+    let end = document[id].end
+    let count = document.nodeCount
     var total = 0
-    var stack = [id]
-    while let next = stack.popLast() {
+    var next = id
+    while Int(next) < count {
       let node = document[next]
-      // Strings count as their decoded UTF-8; without escapes that is the literal's inside.
-      if node.keyStart >= 0, next != id {
-        total += node.keyHasEscapes ? document.key(next)!.utf8.count : Int(node.keyEnd - node.keyStart) - 2
+      if next != id {
+        if node.start >= end { break }
+        // Strings count as their decoded UTF-8; without escapes that is the literal's inside.
+        if node.keyStart >= 0 {
+          total += node.keyHasEscapes ? document.key(next)!.utf8.count : Int(node.keyEnd - node.keyStart) - 2
+        }
       }
       switch node.kind {
-      case .object, .array: stack.append(contentsOf: document.children(next))
+      case .object, .array, .null: break
       case .string: total += node.valueHasEscapes ? document.string(next)!.utf8.count : Int(node.end - node.start) - 2
-      case .null: break
       default: total += Int(node.end - node.start)
       }
+      next += 1
     }
     return total
   }
 
-  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+  /// The total over every path, without naming the parts.
+  private func size(_ context: FunctionContext) -> Int {
     var size = 0
     for path in paths { path.forEachNode(in: context.document, from: context.given) { size += Self.contentBytes($0, in: context.document) } }
-    return size <= max
+    return size
+  }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    size(context) <= max
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    // Most messages are within the limit: sum first, list the parts only for a finding.
+    guard size(context) > max else { return [] }
     let document = context.document
     var parts: [(NodeID, Int)] = []
     for path in paths {

@@ -12,10 +12,13 @@ struct ExactlyOne: RuleFunction {
 
   let fields: [String]
   let fieldBytes: [[UInt8]]
+  /// `fields` as messages list them, joined once rather than per object.
+  let list: String
 
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
     fieldBytes = fields.map { Array($0.utf8) }
+    list = fields.joined(separator: ", ")
     if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
   }
 
@@ -24,7 +27,6 @@ struct ExactlyOne: RuleFunction {
     let document = context.document
     // Members in source order, so the first one set counts as the intended target.
     let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
-    let list = fields.joined(separator: ", ")
     if present.isEmpty {
       return [Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])]
     }

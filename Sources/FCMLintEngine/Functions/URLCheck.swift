@@ -14,6 +14,8 @@ struct URLCheck: RuleFunction {
 
   let schemes: [String]?
   let extensions: [String]?
+  /// The lists as messages write them, made once: every checked URL used to build them.
+  let schemeChoices: String, schemeList: String, extensionList: String
 
   init(options: FunctionOptions) throws(OptionError) {
     schemes = options.strings("schemes")?.map { $0.lowercased() }
@@ -22,6 +24,9 @@ struct URLCheck: RuleFunction {
     if let extensions, extensions.contains(where: { $0.hasPrefix(".") || $0.isEmpty }) {
       throw OptionError(option: "extensions", "write extensions without the leading dot, like 'png'")
     }
+    schemeChoices = (schemes ?? []).joined(separator: " or ")
+    schemeList = (schemes ?? []).joined(separator: ", ")
+    extensionList = (extensions ?? []).map { "." + $0 }.joined(separator: ", ")
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
@@ -33,14 +38,14 @@ struct URLCheck: RuleFunction {
     }
     if let schemes {
       guard let scheme = url.scheme, url.host != nil else {
-        return [Finding(target, detail: "'\(text)' is not an absolute URL (expected \(schemes.map { "\($0)://" }.joined(separator: " or "))...)", values(allowed: schemes.joined(separator: ", ")))]
+        return [Finding(target, detail: "'\(text)' is not an absolute URL (expected \(schemes.map { "\($0)://" }.joined(separator: " or "))...)", values(allowed: schemeList))]
       }
       if !schemes.contains(scheme) {
-        return [Finding(target, detail: "the scheme '\(scheme)' is not allowed here (use \(schemes.joined(separator: " or ")))", values(allowed: schemes.joined(separator: ", ")))]
+        return [Finding(target, detail: "the scheme '\(scheme)' is not allowed here (use \(schemeChoices))", values(allowed: schemeList))]
       }
     }
     if let extensions {
-      let allowed = extensions.map { "." + $0 }.joined(separator: ", ")
+      let allowed = extensionList
       guard let ext = url.pathExtension else {
         var detail = "the path of '\(text)' has no file extension"
         if let host = url.host, let dot = host.lastIndex(of: "."), extensions.contains(host[host.index(after: dot)...].lowercased()) {

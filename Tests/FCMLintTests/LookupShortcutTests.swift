@@ -1,0 +1,109 @@
+@testable import FCMLintEngine
+@testable import FCMLintJSON
+import XCTest
+
+/// The per-document member table and the byte-level shortcuts of the functions must answer what
+/// the scans and String comparisons they replace answer.
+final class LookupShortcutTests: XCTestCase {
+  private func parse(_ text: String) throws -> JSONDocument {
+    try JSONParser.parse(Array(text.utf8)).get()
+  }
+
+  /// A member lookup by scanning, as `member` worked before the table: the last key whose decoded
+  /// bytes equal the name's or its alternate's (bytes, not String equality: "é" precomposed is
+  /// another key than "e" and a combining accent).
+  private func scan(_ document: JSONDocument, _ object: NodeID, _ names: [String]) -> NodeID? {
+    guard document.kind(object) == .object else { return nil }
+    return document.children(object).filter { child in names.contains { Array(document.key(child)!.utf8) == Array($0.utf8) } }.last
+  }
+
+  func testMemberTableAgreesWithAScan() throws {
+    let text = #"""
+      {"a": 1, "b": {"a": 2, "fcm_options": 3, "fcmOptions": 4, "a": 5}, "k\u0041": 6, "kA": 7,
+       "": 8, "c": [{"x": 1}, {"x": 2, "x": 3}], "fcmOptions": 9, "fcm_options": 10, "é": 11, "e\u0301": 12}
+      """#
+    let document = try parse(text)
+    let names: [[String]] = [
+      ["a"], ["b"], ["x"], ["kA"], [#"k\u0041"#], [""], ["missing"], ["fcm_options", "fcmOptions"], ["é"], ["e\u{301}"],
+    ]
+    for id in 0..<NodeID(document.nodeCount) {
+      for spellings in names {
+        let found: NodeID?
+        if spellings.count == 2 {
+          found = document.member(id, Array(spellings[0].utf8), or: Array(spellings[1].utf8))
+        } else {
+          found = document.member(id, spellings[0])
+        }
+        XCTAssertEqual(found, scan(document, id, spellings), "\(spellings) in node \(id)")
+      }
+    }
+  }
+
+  func testMemberTableSurvivesCollidingKeys() throws {
+    // Thousands of members in one object and many small ones: whatever the table does with them
+    // (including giving up on it), every lookup still finds the last member of each name.
+    var members: [String] = []
+    for i in 0..<3000 { members.append("\"k\(i)\": {\"k\(i % 7)\": \(i)}") }
+    members.append("\"k5\": 0")
+    let document = try parse("{" + members.joined(separator: ",") + "}")
+    for i in stride(from: 0, to: 3000, by: 97) {
+      let found = document.member(JSONDocument.root, "k\(i)")
+      XCTAssertEqual(found, scan(document, JSONDocument.root, ["k\(i)"]))
+      if let found { XCTAssertEqual(document.member(found, "k\(i % 7)"), scan(document, found, ["k\(i % 7)"])) }
+    }
+  }
+
+  func testDocumentWithCollidingKeysFallsBackToScanning() throws {
+    // 40 keys of the root object that all start probing at one slot of the 128-slot table: the
+    // 33rd is too far from its start, the table is abandoned, and lookups scan instead.
+    var keys: [String] = []
+    var i = 0
+    while keys.count < 40 {
+      let key = "k\(i)"
+      let hash = Array(key.utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
+      if JSONDocument.MemberSlot.start(hash, JSONDocument.root) & 127 == 5 { keys.append(key) }
+      i += 1
+    }
+    let document = try parse("{" + keys.enumerated().map { "\"\($0.element)\": \($0.offset)" }.joined(separator: ",") + ", \"k0\": 1}")
+    XCTAssertLessThan(document.storage.maxDisplacement, 0, "the table was abandoned")
+    for key in keys + ["k0", "missing"] {
+      XCTAssertEqual(document.member(JSONDocument.root, key), scan(document, JSONDocument.root, [key]), key)
+    }
+  }
+
+  func testContentBytesCountsTheSubtreeOnly() throws {
+    let document = try parse(#"{"a": {"bb": "ccc", "d": [1, null, true, "\u00e9"]}, "after": "xxxxxxxx"}"#)
+    let a = try XCTUnwrap(document.member(JSONDocument.root, "a"))
+    // bb(2) + ccc(3) + d(1) + 1(1) + true(4) + é(2 bytes)
+    XCTAssertEqual(ContentSize.contentBytes(a, in: document), 13)
+    let string = try XCTUnwrap(document.member(JSONDocument.root, "after"))
+    XCTAssertEqual(ContentSize.contentBytes(string, in: document), 8)
+  }
+
+  func testConsistentComparesStringsAsStrings() throws {
+    let document = try parse(#"{"a": "é", "b": "e\u0301", "c": "e\u0301", "d": "x", "e": "\u0078"}"#)
+    func node(_ name: String) throws -> NodeID { try XCTUnwrap(document.member(JSONDocument.root, name)) }
+    // Canonically equivalent, as String equality has it, though the bytes differ.
+    XCTAssertTrue(Consistent.sameString(try node("a"), try node("b"), document))
+    XCTAssertTrue(Consistent.sameString(try node("b"), try node("c"), document))
+    XCTAssertTrue(Consistent.sameString(try node("d"), try node("e"), document))
+    XCTAssertFalse(Consistent.sameString(try node("a"), try node("d"), document))
+  }
+
+  func testASCIINamesAcceptOnlyWhatTheStringChecksAccept() throws {
+    let names = try XCTUnwrap(ASCIINames(renames: ["colour"], forbidden: ["from", "gcm"], prefixes: ["google."], allowed: nil))
+    func accepts(_ key: String, folding: Bool) -> Bool {
+      Array(key.utf8).withUnsafeBufferPointer { names.accepts($0, foldingCase: folding) }
+    }
+    XCTAssertTrue(accepts("title", folding: true))
+    XCTAssertFalse(accepts("colour", folding: false))
+    XCTAssertFalse(accepts("FROM", folding: true))
+    XCTAssertTrue(accepts("FROM", folding: false))
+    XCTAssertFalse(accepts("Google.x", folding: true))
+    XCTAssertFalse(accepts("é", folding: false), "non-ASCII keys go to the String checks")
+    let allowed = try XCTUnwrap(ASCIINames(renames: [], forbidden: [], prefixes: [], allowed: ["alert", "badge"]))
+    XCTAssertTrue(Array("badge".utf8).withUnsafeBufferPointer { allowed.accepts($0, foldingCase: false) })
+    XCTAssertFalse(Array("Badge".utf8).withUnsafeBufferPointer { allowed.accepts($0, foldingCase: false) })
+    XCTAssertNil(ASCIINames(renames: [], forbidden: ["\u{212A}"], prefixes: [], allowed: nil), "the Kelvin sign equals K as a String")
+  }
+}
