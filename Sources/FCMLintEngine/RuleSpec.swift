@@ -129,11 +129,18 @@ public struct FixSpec: Sendable, Equatable {
 
 // MARK: - Compiling
 
+/// Regular expressions compiled while loading a pack, by source: rules repeat patterns (the image
+/// URL checks, once per platform), and each compiles once. Only the thread loading uses it.
+public final class PatternCache {
+  var compiled: [String: LinearRegex] = [:]
+  public init() {}
+}
+
 extension RuleSpec {
   /// The rule that lints: paths, patterns and messages compiled, functions built from their
   /// options. Fails, with the position, on what only compiling can tell (a path that does not
   /// parse, a placeholder the functions do not fill in, options a function rejects).
-  public func compile(resources: RuleResources) throws(ConfigurationError) -> Rule {
+  public func compile(resources: RuleResources, patterns: PatternCache = PatternCache()) throws(ConfigurationError) -> Rule {
     var given: [JSONPath] = []
     for item in self.given {
       let path = try compilePath(item, what: "given")
@@ -143,14 +150,14 @@ extension RuleSpec {
     var placeholders = RuleLoader.enginePlaceholderNames
     var then: [Rule.Check] = []
     for check in self.then {
-      let compiled = try compileCheck(check, resources)
+      let compiled = try compileCheck(check, resources, patterns)
       placeholders.formUnion(type(of: compiled.function).placeholders)
       then.append(compiled)
     }
     var when: [Rule.Condition] = []
-    for condition in self.when { when.append(try compileCondition(condition, resources)) }
+    for condition in self.when { when.append(try compileCondition(condition, resources, patterns)) }
     let message = try self.message.map { m throws(ConfigurationError) in try compileTemplate(m, allowed: placeholders) }
-    let fix = try self.fix.map { f throws(ConfigurationError) in try compileFix(f, placeholders: placeholders) }
+    let fix = try self.fix.map { f throws(ConfigurationError) in try compileFix(f, placeholders: placeholders, patterns) }
     return Rule(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
       when: when, then: then, message: message, fix: fix, examples: examples,
@@ -161,14 +168,14 @@ extension RuleSpec {
     ConfigurationError(file: source, line: at.line, column: at.column, message: message)
   }
 
-  func compileCheck(_ spec: CheckSpec, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Check {
+  func compileCheck(_ spec: CheckSpec, _ resources: RuleResources, _ patterns: PatternCache) throws(ConfigurationError) -> Rule.Check {
     // Parsing the rule checked the name against the registry.
     guard let function = FunctionRegistry.function(named: spec.function) else {
       throw ConfigurationError(file: source, line: spec.optionsLine, column: spec.optionsColumn, message: "unknown function '\(spec.function)'")
     }
     let field = try spec.field.map { f throws(ConfigurationError) in try compilePath(f, what: "field") }
     var options = FunctionOptions(resources: resources)
-    for (name, value) in spec.options { options.values[name] = try compileOption(name, value) }
+    for (name, value) in spec.options { options.values[name] = try compileOption(name, value, patterns) }
     let instance: any RuleFunction
     do {
       instance = try function.init(options: options)
@@ -181,18 +188,18 @@ extension RuleSpec {
     return Rule.Check(field: field, function: instance, functionName: spec.function, message: message)
   }
 
-  func compileCondition(_ spec: ConditionSpec, _ resources: RuleResources) throws(ConfigurationError) -> Rule.Condition {
+  func compileCondition(_ spec: ConditionSpec, _ resources: RuleResources, _ patterns: PatternCache) throws(ConfigurationError) -> Rule.Condition {
     switch spec {
-    case .check(let check): return .check(try compileCheck(check, resources))
-    case .not(let inner): return .not(try compileCondition(inner, resources))
+    case .check(let check): return .check(try compileCheck(check, resources, patterns))
+    case .not(let inner): return .not(try compileCondition(inner, resources, patterns))
     case .anyOf(let items):
       var conditions: [Rule.Condition] = []
-      for item in items { conditions.append(try compileCondition(item, resources)) }
+      for item in items { conditions.append(try compileCondition(item, resources, patterns)) }
       return .anyOf(conditions)
     }
   }
 
-  func compileOption(_ name: String, _ source: OptionSource) throws(ConfigurationError) -> OptionValue {
+  func compileOption(_ name: String, _ source: OptionSource, _ patterns: PatternCache) throws(ConfigurationError) -> OptionValue {
     switch source {
     case .string(let s): return .string(s)
     case .strings(let s): return .strings(s)
@@ -205,7 +212,7 @@ extension RuleSpec {
       var paths: [JSONPath] = []
       for p in items { paths.append(try compilePath(p, what: "option '\(name)'")) }
       return .paths(paths)
-    case .pattern(let p): return .pattern(try compilePattern(p, what: "option '\(name)'"))
+    case .pattern(let p): return .pattern(try compilePattern(p, what: "option '\(name)'", patterns))
     }
   }
 
@@ -220,9 +227,12 @@ extension RuleSpec {
     }
   }
 
-  func compilePattern(_ text: Located<String>, what: String) throws(ConfigurationError) -> CompiledPattern {
+  func compilePattern(_ text: Located<String>, what: String, _ patterns: PatternCache) throws(ConfigurationError) -> CompiledPattern {
+    if let regex = patterns.compiled[text.value] { return CompiledPattern(regex: regex, source: text.value) }
     do {
-      return CompiledPattern(regex: try LinearRegex(text.value), source: text.value)
+      let regex = try LinearRegex(text.value)
+      patterns.compiled[text.value] = regex
+      return CompiledPattern(regex: regex, source: text.value)
     } catch {
       throw ConfigurationError(
         file: source, line: text.line, column: text.column + error.offset + (text.quoted ? 1 : 0),
@@ -238,7 +248,7 @@ extension RuleSpec {
     }
   }
 
-  func compileFix(_ spec: FixSpec, placeholders: Set<String>) throws(ConfigurationError) -> RuleFix {
+  func compileFix(_ spec: FixSpec, placeholders: Set<String>, _ patterns: PatternCache) throws(ConfigurationError) -> RuleFix {
     let action: FixAction
     switch spec.action {
     case .set(let path, let value): action = .set(try compilePath(path, what: "set"), value)
@@ -247,7 +257,7 @@ extension RuleSpec {
       action = .replaceValue(try compileTemplate(template, allowed: placeholders.union(["raw", "rawString"])))
     case .moveInto(let path): action = .moveInto(try compilePath(path, what: "moveInto"))
     case .replacePattern(let pattern, let with):
-      action = .replacePattern(try compilePattern(pattern, what: "option 'replacePattern'"), with: with)
+      action = .replacePattern(try compilePattern(pattern, what: "option 'replacePattern'", patterns), with: with)
     }
     let description = try spec.description.map { d throws(ConfigurationError) in try compileTemplate(d, allowed: placeholders) }
     return RuleFix(action: action, kinds: spec.kinds, values: spec.values, description: description)
