@@ -66,15 +66,18 @@ public struct JSONDocument: Sendable {
     /// The farthest any member sits from the slot its hash starts at, so a lookup gives up after
     /// that many more slots; -1 when the table was abandoned (`member` then scans the members).
     @usableFromInline let maxDisplacement: Int
-    init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
+    /// `findDuplicateKeys` lists the duplicate keys when the member table, which finds them as it
+    /// is built, is abandoned.
+    init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
       self.bytes = bytes
       self.nodes = nodes
-      self.duplicateKeys = duplicateKeys
       nodeBuffer = .allocate(capacity: max(nodes.count, 1))
       _ = nodeBuffer.initialize(from: nodes)
       byteBuffer = .allocate(capacity: max(bytes.count, 1))
       _ = byteBuffer.initialize(from: bytes)
-      (memberTable, maxDisplacement) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodes.count)
+      let duplicates: [NodeID]?
+      (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodes.count, members: memberCount)
+      duplicateKeys = duplicates ?? findDuplicateKeys()
     }
     deinit {
       nodeBuffer.deallocate()
@@ -89,45 +92,91 @@ public struct JSONDocument: Sendable {
     /// The hash is not keyed, so a hostile document can make keys collide: a member that would
     /// sit more than `displacementLimit` slots from its start abandons the table (the document is
     /// then read by scanning), which keeps building and every lookup linear in the key bytes.
+    ///
+    /// A member that finds its key already in the table repeats it: those members (the later of
+    /// each pair, in source order, as node ids follow it) are the document's duplicate keys,
+    /// returned with the table, or nil with an abandoned table.
     private static func buildMemberTable(
-      _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>, nodeCount: Int
-    ) -> (UnsafeMutableBufferPointer<MemberSlot>, Int) {
+      _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>, nodeCount: Int, members: Int
+    ) -> (UnsafeMutableBufferPointer<MemberSlot>, Int, [NodeID]?) {
       let displacementLimit = 32, maxTableMembers = 1 << 16
-      var members = 0
-      for i in 0..<nodeCount where nodes[i].keyStart >= 0 { members += 1 }
       // Payloads have hundreds of members. A document with far more (a hostile one) is read by
       // scanning, so the table never adds to the memory a huge file takes (README: about 20
       // times the file).
-      guard members <= maxTableMembers else { return (.allocate(capacity: 1), -1) }
+      guard members <= maxTableMembers else { return (.allocate(capacity: 1), -1, nil) }
       var size = 8
       while size < members * 2 { size *= 2 }
       let table = UnsafeMutableBufferPointer<MemberSlot>.allocate(capacity: size)
-      table.initialize(repeating: MemberSlot(hash: 0, parent: -1, member: -1))
+      table.initialize(repeating: MemberSlot(tag: 0, member: -1, keyLength: 0))
       let mask = size - 1
       var maxDisplacement = 0
+      var duplicates: [NodeID] = []
+      let base = bytes.baseAddress!
       for i in 0..<nodeCount {
         let node = nodes[i]
         guard node.keyStart >= 0 else { continue }
         let start = Int(node.keyStart) + 1, end = Int(node.keyEnd) - 1
-        let decoded: [UInt8]? = node.keyHasEscapes ? Array(JSONStringDecoder.decode(Array(bytes[start..<end])[...]).utf8) : nil
-        let hash = decoded.map { $0.withUnsafeBufferPointer(JSONDocument.memberHash) }
-          ?? JSONDocument.memberHash(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        var slot = MemberSlot.start(hash, node.parent) & mask
+        let hash: UInt32
+        if node.keyHasEscapes {
+          hash = Array(JSONStringDecoder.decode(Array(bytes[start..<end])[...]).utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
+        } else {
+          hash = JSONDocument.memberHash(UnsafeBufferPointer(start: base + start, count: end - start))
+        }
+        let tag = MemberSlot.tag(hash, node.parent)
+        var slot = MemberSlot.start(tag) & mask
         var displacement = 0
+        var repeated = false
         while table[slot].member >= 0 {
           let entry = table[slot]
-          if entry.hash == hash, entry.parent == node.parent, sameKey(Int(entry.member), i, nodes, bytes) { break }
+          if entry.tag == tag, sameKey(Int(entry.member), i, nodes, bytes) {
+            repeated = true
+            break
+          }
           slot = (slot + 1) & mask
           displacement += 1
           if displacement > displacementLimit {
             table.deallocate()
-            return (.allocate(capacity: 1), -1)
+            return (.allocate(capacity: 1), -1, nil)
           }
         }
-        table[slot] = MemberSlot(hash: hash, parent: node.parent, member: NodeID(i))
+        if repeated { duplicates.append(NodeID(i)) }
+        table[slot] = MemberSlot(tag: tag, member: NodeID(i), keyLength: node.keyHasEscapes ? -1 : Int32(end - start))
         maxDisplacement = max(maxDisplacement, displacement)
       }
-      return (table, maxDisplacement)
+      return (table, maxDisplacement, duplicates)
+    }
+
+    /// The last member of `object` whose key is `name`, from the member table (which must not
+    /// have been abandoned).
+    @inlinable @inline(__always)
+    func lookUp(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, _ hash: UInt32) -> NodeID? {
+      let table = memberTable.baseAddress.unsafelyUnwrapped
+      let mask = memberTable.count &- 1
+      let tag = MemberSlot.tag(hash, object)
+      var slot = MemberSlot.start(tag) & mask
+      // A member is never farther than `maxDisplacement` from its start.
+      var left = maxDisplacement
+      while true {
+        let entry = table[slot]
+        if entry.member < 0 { return nil }
+        if entry.tag == tag {
+          if Int(entry.keyLength) == name.count {
+            let keyStart = Int(nodeBuffer.baseAddress.unsafelyUnwrapped[Int(entry.member)].keyStart) &+ 1
+            if JSONDocument.same(byteBuffer, keyStart, name) { return entry.member }
+          } else if entry.keyLength < 0, escapedKeyEquals(entry.member, name) {
+            return entry.member
+          }
+        }
+        if left == 0 { return nil }
+        left &-= 1
+        slot = (slot &+ 1) & mask
+      }
+    }
+
+    /// Whether the decoded key of `member`, which has escapes, equals `name`.
+    @usableFromInline @inline(never)
+    func escapedKeyEquals(_ member: NodeID, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+      JSONDocument(storage: self).keyEquals(member, Array(name))
     }
 
     /// Whether two members have the same key after decoding.
@@ -147,19 +196,37 @@ public struct JSONDocument: Sendable {
     }
   }
 
-  /// One member in `Storage.memberTable`: its object, the hash of its decoded key
-  /// (`memberHash`), and its node (-1 for an empty slot).
+  /// One member in `Storage.memberTable`: its object and the hash of its decoded key
+  /// (`memberHash`) in one word (`tag`), its node (-1 for an empty slot), and the length of its
+  /// key (-1 when the key has escapes, which is then compared decoded).
   @usableFromInline struct MemberSlot {
-    @usableFromInline var hash: UInt32
-    @usableFromInline var parent: NodeID
+    @usableFromInline var tag: UInt64
     @usableFromInline var member: NodeID
+    @usableFromInline var keyLength: Int32
+
+    @inlinable init(tag: UInt64, member: NodeID, keyLength: Int32) {
+      self.tag = tag
+      self.member = member
+      self.keyLength = keyLength
+    }
+
+    /// A key hash and its object in one word: two members may be the same key only when their
+    /// tags are equal.
+    @inline(__always) @inlinable
+    static func tag(_ hash: UInt32, _ parent: NodeID) -> UInt64 {
+      UInt64(hash) | (UInt64(UInt32(bitPattern: parent)) << 32)
+    }
+
+    /// The first slot to probe (before masking) for a tag.
+    @inline(__always) @inlinable
+    static func start(_ tag: UInt64) -> Int {
+      // The high half of the product mixes every bit of both halves.
+      Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) >> 32)
+    }
 
     /// The first slot to probe (before masking) for a key hash in an object.
-    @inline(__always) @usableFromInline
-    static func start(_ hash: UInt32, _ parent: NodeID) -> Int {
-      // The high half of the product mixes every bit of both (`>>` binds tighter than `&*`).
-      Int(truncatingIfNeeded: ((UInt64(hash) ^ (UInt64(UInt32(bitPattern: parent)) << 32)) &* 0x9E37_79B9_7F4A_7C15) >> 32)
-    }
+    @inline(__always) @inlinable
+    static func start(_ hash: UInt32, _ parent: NodeID) -> Int { start(tag(hash, parent)) }
   }
 
   /// The hash `member(_:_:hash:or:alternateHash:)` takes for a name: FNV-1a of its UTF-8 bytes.
@@ -187,8 +254,12 @@ public struct JSONDocument: Sendable {
 
   public static let root: NodeID = 0
 
-  init(bytes: [UInt8], nodes: [JSONNode], duplicateKeys: [NodeID]) {
-    storage = Storage(bytes: bytes, nodes: nodes, duplicateKeys: duplicateKeys)
+  init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
+    storage = Storage(bytes: bytes, nodes: nodes, memberCount: memberCount, findDuplicateKeys: findDuplicateKeys)
+  }
+
+  init(storage: Storage) {
+    self.storage = storage
   }
 
   @inlinable public subscript(id: NodeID) -> JSONNode { storage.nodeBuffer[Int(id)] }
@@ -240,45 +311,27 @@ public struct JSONDocument: Sendable {
 
   /// `member(_:_:or:)` with the names' `memberHash`es computed in advance: one probe of the
   /// document's member table per name, rather than a scan of the object's members.
+  ///
+  /// Inlinable: compiled rule paths call it for every step, from another module.
+  @inlinable
   public func member(
     _ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, hash: UInt32, or alternate: UnsafeBufferPointer<UInt8>?, alternateHash: UInt32
   ) -> NodeID? {
-    guard storage.nodeBuffer[Int(object)].kind == .object else { return nil }
+    let storage = self.storage
+    guard storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(object)].kind == .object else { return nil }
     guard storage.maxDisplacement >= 0 else { return scanMembers(object, name, or: alternate) }
-    let found = lookUp(object, name, hash)
+    let found = storage.lookUp(object, name, hash)
     guard let alternate else { return found }
     // Both spellings may be present: the later one wins, and ids follow source order.
-    let other = lookUp(object, alternate, alternateHash)
+    let other = storage.lookUp(object, alternate, alternateHash)
     guard let found else { return other }
     guard let other else { return found }
     return max(found, other)
   }
 
-  /// The last member of `object` whose key is `name`, from the member table.
-  @inline(__always)
-  private func lookUp(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, _ hash: UInt32) -> NodeID? {
-    let table = storage.memberTable, nodes = storage.nodeBuffer
-    let mask = table.count - 1
-    var slot = MemberSlot.start(hash, object) & mask
-    // A member is never farther than `maxDisplacement` from its start.
-    for _ in 0...storage.maxDisplacement {
-      let entry = table[slot]
-      if entry.member < 0 { return nil }
-      if entry.hash == hash, entry.parent == object {
-        let member = nodes[Int(entry.member)]
-        if member.keyHasEscapes {
-          if keyEquals(entry.member, Array(name)) { return entry.member }
-        } else if Int(member.keyEnd - member.keyStart) - 2 == name.count, Self.same(storage.byteBuffer, Int(member.keyStart) + 1, name) {
-          return entry.member
-        }
-      }
-      slot = (slot + 1) & mask
-    }
-    return nil
-  }
-
   /// `member(_:_:or:)` by scanning the object's members, for documents without a member table.
-  private func scanMembers(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {
+  @usableFromInline
+  func scanMembers(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {
     let nodes = storage.nodeBuffer, bytes = storage.byteBuffer
     let node = nodes[Int(object)]
     guard node.kind == .object else { return nil }
@@ -302,26 +355,32 @@ public struct JSONDocument: Sendable {
   }
 
   /// Whether the `name.count` bytes at `start` equal `name`. Eight bytes at a time: names are
-  /// compared on every member lookup.
-  @inline(__always)
+  /// compared on every member lookup. The last word (or half word) overlaps the one before it
+  /// rather than finishing byte by byte; every load stays within the `name.count` bytes.
+  @inlinable @inline(__always)
   static func same(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ start: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = name.count
     guard count > 0 else { return true }
-    let a = UnsafeRawPointer(bytes.baseAddress! + start), b = UnsafeRawPointer(name.baseAddress!)
-    var i = 0
-    while i &+ 8 <= count {
-      if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-      i &+= 8
+    let a = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + start), b = UnsafeRawPointer(name.baseAddress.unsafelyUnwrapped)
+    if count >= 8 {
+      var i = 0
+      while i &+ 8 < count {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+        i &+= 8
+      }
+      let last = count &- 8
+      return a.loadUnaligned(fromByteOffset: last, as: UInt64.self) == b.loadUnaligned(fromByteOffset: last, as: UInt64.self)
     }
-    if i &+ 4 <= count {
-      if a.loadUnaligned(fromByteOffset: i, as: UInt32.self) != b.loadUnaligned(fromByteOffset: i, as: UInt32.self) { return false }
-      i &+= 4
+    if count >= 4 {
+      let last = count &- 4
+      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+        && a.loadUnaligned(fromByteOffset: last, as: UInt32.self) == b.loadUnaligned(fromByteOffset: last, as: UInt32.self)
     }
-    while i < count {
-      if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-      i &+= 1
-    }
-    return true
+    // 1 to 3 bytes: the first, the middle and the last (some of them the same byte).
+    let mid = count &>> 1, last = count &- 1
+    return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+      && a.load(fromByteOffset: mid, as: UInt8.self) == b.load(fromByteOffset: mid, as: UInt8.self)
+      && a.load(fromByteOffset: last, as: UInt8.self) == b.load(fromByteOffset: last, as: UInt8.self)
   }
 
   /// Calls `body` with the bytes of a member's key as written (without its quotes), or returns

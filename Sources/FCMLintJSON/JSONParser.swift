@@ -47,12 +47,16 @@ public struct JSONParser {
       do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
     }
     if let failure { return .failure(failure) }
-    return .success(JSONDocument(bytes: bytes, nodes: parser.nodes, duplicateKeys: parser.findDuplicateKeys()))
+    // The member table finds the duplicate keys as it is built; only a document whose table is
+    // abandoned (a hostile one) needs the separate search.
+    return .success(JSONDocument(bytes: bytes, nodes: parser.nodes, memberCount: parser.memberCount, findDuplicateKeys: { parser.findDuplicateKeys() }))
   }
 
   private let bytes: [UInt8]
   private let options: Options
   private var nodes: [JSONNode] = []
+  /// How many nodes are object members (have a key).
+  private var memberCount = 0
 
   private init(bytes: [UInt8], options: Options) {
     self.bytes = bytes
@@ -121,6 +125,7 @@ public struct JSONParser {
         kind: kind, valueHasEscapes: escaped, keyHasEscapes: pendingKey?.escaped ?? false,
         start: Int32(start), end: Int32(pos), keyStart: pendingKey?.start ?? -1, keyEnd: pendingKey?.end ?? -1,
         parent: parent, firstChild: -1, nextSibling: -1, childCount: 0))
+      if pendingKey != nil { memberCount += 1 }
       pendingKey = nil
       if !stack.isEmpty {
         let top = stack.count - 1
@@ -231,9 +236,21 @@ public struct JSONParser {
     // The contents may take `maxLength` bytes: the byte at `limitEnd` must be the closing quote.
     let maxLength = max(0, min(options.maxStringLength, n))
     let limitEnd = i + maxLength
+    // The buffer holds at least the opening quote.
+    let base = UnsafeRawPointer(buf.baseAddress.unsafelyUnwrapped)
     while true {
-      // Fast path: plain ASCII, never past the length limit.
+      // Fast path: plain ASCII, never past the length limit. Eight bytes at a time while a whole
+      // word fits before `stop`, then byte by byte (from the word's stopping byte, if it has one).
       let stop = min(n, limitEnd)
+      while i &+ 8 <= stop {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let stops = stringStopBytes(word)
+        if stops != 0 {
+          i &+= stops.trailingZeroBitCount &>> 3
+          break
+        }
+        i &+= 8
+      }
       while i < stop {
         let b = buf[i]
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
@@ -498,12 +515,43 @@ public struct JSONParser {
 
 // MARK: - Byte classes
 
+/// The bytes of a little-endian word that end the plain-ASCII run of a string: '"', '\\', a
+/// control character (< 0x20) or a non-ASCII byte (>= 0x80). The lowest set bit of the result is
+/// the high bit of the first such byte, and no bit is set below it (later bytes may be marked
+/// wrongly by a borrow, and are never looked at): before the first stopping byte, no subtraction
+/// borrows, and each of its bytes is in 0x20...0x7F, neither '"' nor '\\'.
+@inline(__always) private func stringStopBytes(_ word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+  let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+  // x - 0x20 sets the high bit of a byte below 0x20; y - 1 that of a zero byte (a byte equal to
+  // the one xored in); `word` itself that of a non-ASCII byte.
+  return ((word &- 0x2020_2020_2020_2020) | (quote &- ones) | (backslash &- ones) | word) & highs
+}
+
 @inline(__always) private func skipWhitespace(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) {
   while pos < buf.count {
     switch buf[pos] {
-    case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+    case 0x20, 0x0D, 0x09: pos += 1
+    case 0x0A:
+      pos += 1
+      skipSpaces(buf, &pos)
     default: return
     }
+  }
+}
+
+/// Skips the spaces of an indentation eight bytes at a time, while eight bytes remain (what is
+/// left, `skipWhitespace` takes byte by byte).
+@inline(__always) private func skipSpaces(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) {
+  while pos &+ 8 <= buf.count {
+    let word = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: pos, as: UInt64.self))
+    // The first byte that differs from a space is the lowest nonzero byte.
+    let other = word ^ 0x2020_2020_2020_2020
+    if other != 0 {
+      pos &+= other.trailingZeroBitCount &>> 3
+      return
+    }
+    pos &+= 8
   }
 }
 

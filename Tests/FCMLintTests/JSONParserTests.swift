@@ -1258,3 +1258,188 @@ private struct DocumentGenerator {
     return text
   }
 }
+
+// MARK: - Word-at-a-time scanning and duplicate keys from the member table
+
+/// The string scanner reads eight bytes at a time and whitespace after a line break is skipped
+/// eight spaces at a time; the member table lists the duplicate keys. These check that every
+/// stopping byte is found wherever it sits in a word, that the length limit holds at every word
+/// boundary, and that the duplicate keys are those a pairwise comparison finds.
+final class JSONParserWordScanTests: XCTestCase {
+  private func failure(_ bytes: [UInt8], options: JSONParser.Options = .init()) -> JSONSyntaxError? {
+    guard case .failure(let error) = JSONParser.parse(bytes, options: options) else { return nil }
+    return error
+  }
+
+  func testStringStopBytesAtEveryPositionOfAWord() {
+    // (byte inserted, expected message phrase or nil when the string stays valid)
+    let cases: [([UInt8], String?)] = [
+      ([0x01], "unescaped control character 0x01"), ([0x1F], "unescaped control character 0x1F"),
+      ([0x00], "unescaped control character 0x00"), ([0x09], "unescaped tab"), ([0x0A], "line break inside a string"),
+      ([0x0D], "line break inside a string"), ([0xFF], "invalid UTF-8 byte 0xFF"), ([0x80], "invalid UTF-8 byte 0x80"),
+      ([0xC3], "invalid UTF-8 byte 0xC3"), (Array("\\x".utf8), "invalid escape '\\x'"),
+      (Array("\\u12G4".utf8), "a \\u escape needs four hexadecimal digits, found 'G'"),
+      (Array("\\n".utf8), nil), (Array("\\\"".utf8), nil), (Array("\\\\".utf8), nil), (Array("\\u00e9".utf8), nil),
+      (Array("é".utf8), nil), (Array("😀".utf8), nil), ([0x7F], nil), ([0x20], nil), ([0x21], nil), ([0x23], nil),
+      ([0x5B], nil), ([0x5D], nil), ([0x1F + 1], nil),
+    ]
+    for length in 0..<26 {
+      for at in 0...length {
+        for (inserted, phrase) in cases {
+          var content = Array(repeating: UInt8(ascii: "a"), count: length)
+          content.insert(contentsOf: inserted, at: at)
+          for prefix in [[], Array(#"{"k":"#.utf8), Array(#"["#.utf8)] as [[UInt8]] {
+            let suffix: [UInt8] = prefix.isEmpty ? [] : prefix.first == UInt8(ascii: "{") ? [UInt8(ascii: "}")] : [UInt8(ascii: "]")]
+            let bytes = prefix + [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")] + suffix
+            // A NUL second byte makes a document look UTF-16, which is reported first.
+            if bytes[1] == 0 { continue }
+            let error = failure(bytes)
+            let label = "\(inserted) at \(at) of \(length) after \(prefix.count)"
+            guard let phrase else {
+              XCTAssertNil(error, label)
+              continue
+            }
+            guard let error else {
+              XCTFail("accepted: \(label)")
+              continue
+            }
+            let escapeByte = inserted.count == 6 ? 4 : 0  // the bad hex digit of a \u escape
+            XCTAssertEqual(error.offset, prefix.count + 1 + at + escapeByte, label)
+            XCTAssertTrue(error.message.contains(phrase), "\(error.message): \(label)")
+          }
+        }
+      }
+    }
+    // A key is scanned the same way.
+    XCTAssertEqual(failure(Array("{\"abcdefghij\u{01}\":1}".utf8))?.offset, 12)
+  }
+
+  func testUnterminatedStringsOfEveryLength() {
+    for length in 0..<26 {
+      let bytes = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "b"), count: length)
+      let error = failure(bytes)
+      XCTAssertEqual(error?.offset, bytes.count, "length \(length)")
+      XCTAssertEqual(error?.message, "unexpected end of input inside a string (missing closing '\"')")
+      // Ending in a backslash or inside a \u escape.
+      XCTAssertEqual(failure(bytes + Array("\\".utf8))?.message, "unexpected end of input inside a string escape")
+      XCTAssertEqual(failure(bytes + Array("\\u12".utf8))?.message, "unexpected end of input inside a \\u escape")
+    }
+  }
+
+  func testStringLengthLimitAtEveryWordBoundary() {
+    for limit in 0..<20 {
+      let options = JSONParser.Options(maxStringLength: limit)
+      for length in 0..<26 {
+        let content = Array(repeating: UInt8(ascii: "c"), count: length)
+        for suffix in [[UInt8(ascii: "\"")], Array("\"]".utf8), []] as [[UInt8]] {
+          let bytes = Array("[\"".utf8) + content + suffix + (suffix.count == 1 ? [UInt8(ascii: "]")] : [])
+          let error = failure(bytes, options: options)
+          let label = "limit \(limit), length \(length), suffix \(suffix)"
+          if length > limit {
+            XCTAssertEqual(error?.offset, 1, label)
+            XCTAssertEqual(error?.message, "a string longer than the limit of \(limit) bytes (--max-string-length)", label)
+          } else if suffix.isEmpty {
+            XCTAssertEqual(error?.message, "unexpected end of input inside a string (missing closing '\"')", label)
+          } else {
+            XCTAssertNil(error, label)
+          }
+        }
+        // An offending byte within the limit is reported; one beyond it is not reached.
+        if length > 0 {
+          for at in 0..<length {
+            var bad = content
+            bad[at] = 0x01
+            let error = failure(Array("\"".utf8) + bad + Array("\"".utf8), options: options)
+            if at < limit {
+              XCTAssertEqual(error?.offset, 1 + at, "control character at \(at), limit \(limit)")
+            } else if length > limit {
+              XCTAssertEqual(error?.offset, 0, "control character at \(at) beyond limit \(limit)")
+            }
+          }
+        }
+      }
+    }
+  }
+
+  func testIndentationOfEveryWidth() throws {
+    for width in 0..<30 {
+      for filler in [" ", "\t", "\r", "  \t", " \r\n  "] {
+        let indent = String(repeating: " ", count: width)
+        let text = "{\n" + indent + "\"a\":\n" + indent + filler + "[1,\n" + indent + "2]\n" + indent + "}\n" + indent
+        let document = try JSONParser.parse(Array(text.utf8)).get()
+        let a = try XCTUnwrap(document.member(JSONDocument.root, "a"))
+        XCTAssertEqual(document.rawText(a), "[1,\n" + indent + "2]")
+        // Whatever follows the indentation is where an error is reported.
+        let bad = Array(("{\n" + indent + filler + "x").utf8)
+        XCTAssertEqual(failure(bad)?.offset, bad.count - 1, "width \(width)")
+        let control = Array(("[\n" + indent + "\u{0B}1]").utf8)
+        XCTAssertEqual(failure(control)?.offset, 2 + width, "width \(width)")
+        let end = Array(("[1\n" + indent).utf8)
+        XCTAssertEqual(failure(end)?.offset, end.count, "width \(width)")
+      }
+    }
+  }
+
+  /// The duplicate keys of a document found by comparing every pair of members of each object
+  /// (decoded key bytes, not String equality).
+  private func pairwiseDuplicates(_ document: JSONDocument) -> [NodeID] {
+    var duplicates: [NodeID] = []
+    for id in 0..<NodeID(document.nodeCount) where document.kind(id) == .object {
+      let members = Array(document.children(id))
+      for (i, member) in members.enumerated() {
+        let key = Array(document.key(member)!.utf8)
+        if members[..<i].contains(where: { Array(document.key($0)!.utf8) == key }) { duplicates.append(member) }
+      }
+    }
+    return duplicates.sorted()
+  }
+
+  func testDuplicateKeysAgreeWithAPairwiseComparison() throws {
+    var rng = XorShift64(seed: 0xD0B1_E5EE_D123_4567)
+    // Key contents as written in the document: escaped and plain spellings of the same keys.
+    let keys = ["a", "b", "\\u0061", "\\u0062", "ab", "a\\u0062", "é", "e\\u0301", "\\u00e9", "", "\\\"", "\\u0022", "k0", "k1"]
+    func object(_ depth: Int) -> String {
+      let count = rng.below(depth == 0 ? 30 : 8)
+      var members: [String] = []
+      for _ in 0..<count {
+        let key = rng.chance(50) ? keys[rng.below(keys.count)] : "k\(rng.below(20))"
+        let value = depth < 2 && rng.chance(25) ? object(depth + 1) : String(rng.below(100))
+        members.append("\"\(key)\":\(value)")
+      }
+      return "{" + members.joined(separator: ",") + "}"
+    }
+    for _ in 0..<300 {
+      let text = object(0)
+      guard case .success(let document) = JSONParser.parse(Array(text.utf8)) else { continue }
+      XCTAssertGreaterThanOrEqual(document.storage.maxDisplacement, 0)
+      XCTAssertEqual(document.duplicateKeys, pairwiseDuplicates(document), text)
+    }
+  }
+
+  func testDuplicateKeysWhenTheMemberTableIsAbandoned() throws {
+    // Keys that all start probing at one slot: the table is abandoned and the duplicate keys come
+    // from the separate search, with the same answer.
+    var keys: [String] = []
+    var i = 0
+    while keys.count < 40 {
+      let key = "k\(i)"
+      let hash = Array(key.utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
+      if JSONDocument.MemberSlot.start(hash, JSONDocument.root) & 127 == 5 { keys.append(key) }
+      i += 1
+    }
+    let members = keys.map { "\"\($0)\": 1" } + ["\"\(keys[3])\": 2", "\"\\u006b\(keys[7].dropFirst())\": 3", "\"x\": {\"y\": 1, \"y\": 2}"]
+    let colliding = try JSONParser.parse(Array(("{" + members.joined(separator: ",") + "}").utf8)).get()
+    XCTAssertLessThan(colliding.storage.maxDisplacement, 0, "the table was abandoned")
+    XCTAssertEqual(colliding.duplicateKeys.count, 3)
+    XCTAssertEqual(colliding.duplicateKeys, pairwiseDuplicates(colliding))
+
+    // More members than the table takes.
+    var many = (0..<65_600).map { "\"m\($0)\":0" }
+    many.append("\"m5\":1")
+    many.append("\"\\u006d9\":2")
+    let large = try JSONParser.parse(Array(("{" + many.joined(separator: ",") + "}").utf8)).get()
+    XCTAssertLessThan(large.storage.maxDisplacement, 0, "no table for so many members")
+    XCTAssertEqual(large.duplicateKeys.map { large.rawText($0) }, ["1", "2"])
+    XCTAssertEqual(large.rawText(try XCTUnwrap(large.member(JSONDocument.root, "m9"))), "2")
+  }
+}

@@ -71,6 +71,46 @@ final class LookupShortcutTests: XCTestCase {
     }
   }
 
+  func testSameComparesEveryByteOfEveryLength() {
+    // Word and half-word comparisons overlap at the end: a difference at any position of any
+    // length is seen, and nothing beyond the name is read (the key sits at the end of the bytes).
+    for length in 0..<40 {
+      let name = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+      let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(length, 1))
+      defer { bytes.deallocate() }
+      _ = bytes.initialize(from: name)
+      name.withUnsafeBufferPointer { XCTAssertTrue(JSONDocument.same(bytes, 0, $0), "length \(length)") }
+      for at in 0..<length {
+        var other = name
+        other[at] ^= 0x20
+        other.withUnsafeBufferPointer { XCTAssertFalse(JSONDocument.same(bytes, 0, $0), "length \(length), at \(at)") }
+      }
+    }
+  }
+
+  func testLookupsOfNearMissNames() throws {
+    // Keys of every length up to 20 and names that differ from one in one byte, or are one byte
+    // longer or shorter: the table answers what a scan answers.
+    let keys = (1...20).map { length in String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(($0 * 7 + length) % 26))) }) }
+    let document = try parse("{" + keys.enumerated().map { "\"\($0.element)\": {\"\($0.element)\": \($0.offset)}" }.joined(separator: ",") + ", \"\\u0061b\": 1}")
+    var names = keys + ["ab", "a", "b", ""]
+    for key in keys {
+      let bytes = Array(key.utf8)
+      for at in bytes.indices {
+        var near = bytes
+        near[at] ^= 0x01
+        names.append(String(decoding: near, as: UTF8.self))
+      }
+      names.append(key + "x")
+      names.append(String(key.dropLast()))
+    }
+    for id in 0..<NodeID(document.nodeCount) {
+      for name in names {
+        XCTAssertEqual(document.member(id, name), scan(document, id, [name]), "\(name) in node \(id)")
+      }
+    }
+  }
+
   func testContentBytesCountsTheSubtreeOnly() throws {
     let document = try parse(#"{"a": {"bb": "ccc", "d": [1, null, true, "\u00e9"]}, "after": "xxxxxxxx"}"#)
     let a = try XCTUnwrap(document.member(JSONDocument.root, "a"))
