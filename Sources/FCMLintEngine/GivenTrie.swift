@@ -13,10 +13,24 @@ final class GivenTrie: Sendable {
     /// The slots of the paths that end here.
     let slots: [Int32]
     let edges: [Edge]
+    /// `edges` as the walk reads them: plain values, with no reference to retain per step.
+    let steps: [Step]
     init(slots: [Int32], edges: [Edge]) {
       self.slots = slots
       self.edges = edges
+      steps = edges.map {
+        Step(path: Unmanaged.passUnretained($0.path), depth: $0.depth, wildcard: $0.path.steps[$0.depth].kind == .wildcard,
+             node: Unmanaged.passUnretained($0.node))
+      }
     }
+  }
+
+  /// An edge, unretained (its `Edge` keeps the path and node alive as long as the trie).
+  struct Step {
+    let path: Unmanaged<JSONPath.Storage>
+    let depth: Int
+    let wildcard: Bool
+    let node: Unmanaged<Node>
   }
 
   struct Edge: Sendable {
@@ -63,7 +77,7 @@ final class GivenTrie: Sendable {
     for slot in root.slots { visit(slot, JSONDocument.root) }
     let mount = document.mount
     guard !mount.isEmpty else {
-      for edge in root.edges { follow(edge, from: JSONDocument.root, document, visit) }
+      for step in root.steps { follow(step, from: JSONDocument.root, document, visit) }
       return
     }
     var level = [root]
@@ -75,16 +89,18 @@ final class GivenTrie: Sendable {
 
   private func walk(_ node: Node, at id: NodeID, _ document: JSONDocument, _ visit: (Int32, NodeID) -> Void) {
     for slot in node.slots { visit(slot, id) }
-    for edge in node.edges { follow(edge, from: id, document, visit) }
+    for step in node.steps { follow(step, from: id, document, visit) }
   }
 
-  private func follow(_ edge: Edge, from id: NodeID, _ document: JSONDocument, _ visit: (Int32, NodeID) -> Void) {
-    if edge.path.steps[edge.depth].kind == .wildcard {
+  private func follow(_ edge: Step, from id: NodeID, _ document: JSONDocument, _ visit: (Int32, NodeID) -> Void) {
+    if edge.wildcard {
       let kind = document.kind(id)
       guard kind == .object || kind == .array else { return }
-      for child in document.children(id) { walk(edge.node, at: child, document, visit) }
-    } else if let child = edge.path.child(edge.depth, of: id, in: document) {
-      walk(edge.node, at: child, document, visit)
+      edge.node._withUnsafeGuaranteedRef { node in
+        for child in document.children(id) { walk(node, at: child, document, visit) }
+      }
+    } else if let child = edge.path._withUnsafeGuaranteedRef({ $0.child(edge.depth, of: id, in: document) }) {
+      edge.node._withUnsafeGuaranteedRef { walk($0, at: child, document, visit) }
     }
   }
 }

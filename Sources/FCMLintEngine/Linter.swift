@@ -134,10 +134,13 @@ public struct Linter: Sendable {
     order.sort()
     // Callbacks rather than arrays of targets: this loop runs every check of every rule on every
     // document, and most find nothing.
+    // One context for the document: per node only `given` changes. Its scratch lets functions
+    // share work on this document (the schema rules' walk); it never leaves this call.
+    var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
     for key in order {
       let node = nodes[Int(key & 0xFFFF_FFFF)]
       let entry = compiled[Int(slotRules[Int(key >> 32)])]
-      let context = FunctionContext(document: document, given: node)
+      context.given = node
       if !entry.when.isEmpty {
         guard entry.when.allSatisfy({ holds($0, context) }) else { continue }
       }

@@ -33,7 +33,28 @@ extension RuleFunction {
 /// What a function may look at besides its target: the whole document and the node `given` selected.
 public struct FunctionContext {
   public let document: JSONDocument
-  public let given: NodeID
+  /// Set by the linter for each `given` node; one context serves a whole document.
+  public internal(set) var given: NodeID
+  /// Work one function may share with others on the same document (see `LintScratch`).
+  let scratch: LintScratch?
+
+  public init(document: JSONDocument, given: NodeID) {
+    self.init(document: document, given: given, scratch: nil)
+  }
+
+  init(document: JSONDocument, given: NodeID, scratch: LintScratch?) {
+    self.document = document
+    self.given = given
+    self.scratch = scratch
+  }
+}
+
+/// Per-document memo for functions: one per `Linter.lint(document:)` call, so it is only ever
+/// used on one thread and dies with the document. The three schema rules share one resolution
+/// of the message through the schema here instead of each hashing every key.
+final class LintScratch {
+  /// Schema walks by where they started: the node and the type it was read as.
+  var schemaTraces: [(node: NodeID, type: ObjectIdentifier, trace: SchemaTrace)] = []
 }
 
 /// One problem a function found.

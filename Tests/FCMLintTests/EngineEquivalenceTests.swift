@@ -5,32 +5,10 @@ import XCTest
 
 /// The engine's shortcuts must change nothing but speed: the trie of `given` paths selects what
 /// each path selects alone, a function's `passes` answers what `check(...).isEmpty` answers, and
-/// the lean built-in pack (no descriptions or examples) reports what the full pack reports.
+/// the built-in pack compiled from its generated specs (no descriptions or examples) reports what
+/// the pack loaded from its full JSON form reports.
 final class EngineEquivalenceTests: XCTestCase {
-  /// Every corpus payload and every rule example that parses, each read as each input kind.
-  func documents(_ rules: RuleSet) throws -> [(name: String, document: JSONDocument)] {
-    var texts: [(String, [UInt8])] = []
-    let (files, errors) = FileSystem.files(under: Repository.path("corpus")) { $0.hasSuffix(".json") }
-    XCTAssertEqual(errors.count, 0)
-    for file in files {
-      if case .success(let bytes) = FileSystem.read(file) { texts.append((file, bytes)) }
-    }
-    for rule in rules.rules {
-      for example in rule.examples.valid + rule.examples.invalid {
-        texts.append(("\(rule.id) example at line \(example.line)", Array(example.json.utf8)))
-      }
-    }
-    var out: [(String, JSONDocument)] = []
-    for (name, bytes) in texts {
-      guard case .success(var document) = JSONParser.parse(bytes) else { continue }
-      for kind in InputKind.allCases {
-        document.mount = kind.mount
-        out.append(("\(name) as \(kind.rawValue)", document))
-      }
-    }
-    XCTAssertGreaterThan(out.count, 300)
-    return out
-  }
+  func documents(_ rules: RuleSet) throws -> [(name: String, document: JSONDocument)] { corpusAndExampleDocuments(rules) }
 
   func testGivenTrieSelectsWhatEachPathSelects() throws {
     let rules = builtinRules()
@@ -82,11 +60,11 @@ final class EngineEquivalenceTests: XCTestCase {
     XCTAssertGreaterThan(compared, 10_000)
   }
 
-  func testLeanPackReportsWhatTheFullPackReports() throws {
+  func testPackFromSpecsReportsWhatTheFullPackReports() throws {
     let full = builtinRules()
-    let lean = try BuiltinPack.load(documented: false)
-    XCTAssertEqual(lean.ids, full.ids)
-    for (a, b) in zip(lean.rules, full.rules) {
+    let fromSpecs = try BuiltinPack.load(documented: false)
+    XCTAssertEqual(fromSpecs.ids, full.ids)
+    for (a, b) in zip(fromSpecs.rules, full.rules) {
       XCTAssertEqual(a.severity, b.severity, a.id)
       XCTAssertEqual(a.summary, b.summary, a.id)
       XCTAssertEqual(a.docs, b.docs, a.id)
@@ -95,10 +73,10 @@ final class EngineEquivalenceTests: XCTestCase {
       XCTAssertTrue(a.examples.valid.isEmpty && a.examples.invalid.isEmpty && a.description.isEmpty, a.id)
     }
     let (files, _) = FileSystem.files(under: Repository.path("corpus")) { $0.hasSuffix(".json") }
-    let leanLinter = Linter(rules: lean), fullLinter = Linter(rules: full)
+    let specLinter = Linter(rules: fromSpecs), fullLinter = Linter(rules: full)
     for file in files {
       guard case .success(let bytes) = FileSystem.read(file) else { continue }
-      XCTAssertEqual(leanLinter.lint(bytes: bytes, file: file), fullLinter.lint(bytes: bytes, file: file), file)
+      XCTAssertEqual(specLinter.lint(bytes: bytes, file: file), fullLinter.lint(bytes: bytes, file: file), file)
     }
   }
 }

@@ -19,7 +19,7 @@ final class FileSystemTests: XCTestCase {
       "req-0000000000000000b.json", "req-0000000000000000a.json", "req-000000000000.json", "B.json", "a.json", "a",
       "req-000000000000", "é.json", "Z-long-name-beyond-sixteen.json", "req-0000000000000000.json",
     ]
-    for name in names { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("{}".utf8)) }
+    for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("{}".utf8)), name) }
     let (files, errors) = FileSystem.files(under: dir) { _ in true }
     XCTAssertEqual(errors.count, 0)
     let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { dir + "/" + $0 }
@@ -36,7 +36,7 @@ final class FileSystemTests: XCTestCase {
     for size in [0, 1, 4095, 4096, 4097, 70_000] {
       let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
       let path = dir + "/f\(size)"
-      FileManager.default.createFile(atPath: path, contents: Data(bytes))
+      XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)), path)
       guard case .success(let read) = FileSystem.read(path) else { return XCTFail("cannot read \(size) bytes") }
       XCTAssertEqual(read, bytes, "\(size) bytes")
       // A limit of exactly the size reads it; one byte less refuses it.

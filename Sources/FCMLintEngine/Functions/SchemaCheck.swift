@@ -31,9 +31,11 @@ struct SchemaCheck: RuleFunction {
   let hints: [String: String]
   let lowercase: Set<String>
   let ignore: Set<String>
-  /// `ignore` resolved to field indexes per type, so the walk builds no strings.
-  let ignoredFields: [String: Set<Int>]
+  /// `ignore` resolved to the fields it names (by identity), so the walk builds no strings.
+  let ignoredFields: [ObjectIdentifier]
   let renames: [String: String]
+  /// The type of `$` (`schema.root`), looked up once.
+  let rootType: Schema.MessageType?
 
   init(options: FunctionOptions) throws(OptionError) {
     let name = options.string("schema")!
@@ -48,125 +50,156 @@ struct SchemaCheck: RuleFunction {
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
     ignore = Set(options.strings("ignore") ?? [])
-    var ignored: [String: Set<Int>] = [:]
+    var ignored: [ObjectIdentifier] = []
     // Most checks ignore nothing: skip building a name for every field of the schema.
     for (typeName, type) in schema.types where !ignore.isEmpty {
-      for (i, field) in type.fields.enumerated() where ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") {
-        ignored[typeName, default: []].insert(i)
+      for field in type.fields where ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") {
+        ignored.append(ObjectIdentifier(field))
       }
     }
     ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]
+    rootType = schema.types[schema.root]
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target else { return [] }
     let document = context.document
     // `$` is the file's root; for a bare Message or APNs payload, follow the mount to its type.
-    var type: String? = schema.root
+    var type = rootType
     if id == JSONDocument.root {
       for name in document.mount {
-        guard let current = type, let t = schema.types[current], let i = t.byName[name] else { return [] }
+        guard let t = type, let i = t.byName[name] else { return [] }
         let field = t.fields[i]
-        type = field.kind == .message ? field.ref : nil
+        type = field.kind == .message ? field.refType : nil
       }
     }
-    guard let type, let messageType = schema.types[type] else { return [] }
+    guard let type else { return [] }
+    // The three schema rules read the same walk: the first to run on a document records it.
+    guard let scratch = context.scratch else {
+      return replay(SchemaTrace(id, type, document), document)
+    }
+    let key = ObjectIdentifier(type)
+    for entry in scratch.schemaTraces where entry.node == id && entry.type == key {
+      return replay(entry.trace, document)
+    }
+    let trace = SchemaTrace(id, type, document)
+    scratch.schemaTraces.append((id, key, trace))
+    return replay(trace, document)
+  }
+
+  /// The findings of this check, in the order of the walk.
+  private func replay(_ trace: SchemaTrace, _ document: JSONDocument) -> [Finding] {
     var findings: [Finding] = []
-    walk(id, messageType, document, &findings, depth: 0)
+    // Only `types` needs every leaf, `enums` the enum leaves, `unknownFields` none.
+    let values = check != .unknownFields || !ignoredFields.isEmpty
+    trace.steps.withUnsafeBufferPointer { steps in
+      var i = 0
+      while i < steps.count {
+        let step = steps[i]
+        i += 1
+        switch step.tag {
+        case .notObject:
+          guard check == .types else { continue }
+          step.type._withUnsafeGuaranteedRef { type in
+            findings.append(Finding(node: step.node, values: [
+              "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
+              "field": document.key(step.node) ?? "", "type": type.name,
+            ]))
+          }
+        case .unknown:
+          guard check == .unknownFields else { continue }
+          step.type._withUnsafeGuaranteedRef { unknown(step.node, $0, document, &findings) }
+        case .member:
+          guard values else { continue }
+          step.type._withUnsafeGuaranteedRef { type in
+            step.field!._withUnsafeGuaranteedRef { field in
+              if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field)) {
+                i = Int(step.end)
+              } else if !field.repeated {
+                value(step.node, step.kind, field, type, document, &findings)
+              } else if step.kind != .array {
+                typeError(step.node, field, type, "a list", document, &findings)
+              }
+            }
+          }
+        case .element:
+          guard values else { continue }
+          step.type._withUnsafeGuaranteedRef { type in
+            step.field!._withUnsafeGuaranteedRef { value(step.node, step.kind, $0, type, document, &findings) }
+          }
+        }
+      }
+    }
     return findings
   }
 
-  private func walk(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, _ findings: inout [Finding], depth: Int) {
-    guard depth < 64 else { return }
+  private func unknown(_ member: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, _ findings: inout [Finding]) {
+    let key = document.key(member)!
     let typeName = type.name
-    guard document.kind(id) == .object else {
-      if check == .types {
-        findings.append(Finding(node: id, values: ["detail": "expected an object (\(typeName)), found \(document.kind(id).name) \(excerpt(id, in: document))", "field": document.key(id) ?? "", "type": typeName]))
-      }
-      return
+    let names = type.fields.flatMap { [$0.proto, $0.json] }
+    var detail = "unknown field '\(key)' in \(typeName)"
+    if let hint = hints["\(typeName).\(key)"] ?? hints[key] {
+      detail += ": \(hint)"
+    } else if let near = closest(to: key, in: names) {
+      detail += "; did you mean '\(near)'?"
     }
-    let skip = ignoredFields[typeName]
-    for member in document.children(id) {
-      guard let index = type.field(for: member, in: document) else {
-        let key = document.key(member)!
-        if check == .unknownFields {
-          let names = type.fields.flatMap { [$0.proto, $0.json] }
-          var detail = "unknown field '\(key)' in \(typeName)"
-          if let hint = hints["\(typeName).\(key)"] ?? hints[key] {
-            detail += ": \(hint)"
-          } else if let near = closest(to: key, in: names) {
-            detail += "; did you mean '\(near)'?"
-          }
-          findings.append(Finding(node: member, atKey: true, values: [
-            "detail": detail, "field": key, "type": typeName, "rename": renames["\(typeName).\(key)"] ?? renames[key] ?? "",
-          ]))
-        }
-        continue
-      }
-      let field = type.fields[index]
-      if document.kind(member) == .null { continue }  // null leaves any field unset
-      if let skip, skip.contains(index) { continue }
-      if field.repeated {
-        guard document.kind(member) == .array else {
-          typeError(member, field, typeName, "a list", document, &findings)
-          continue
-        }
-        for element in document.children(member) { value(element, field, typeName, document, &findings, depth: depth) }
-      } else {
-        value(member, field, typeName, document, &findings, depth: depth)
-      }
-    }
+    findings.append(Finding(node: member, atKey: true, values: [
+      "detail": detail, "field": key, "type": typeName, "rename": renames["\(typeName).\(key)"] ?? renames[key] ?? "",
+    ]))
   }
 
-  private func value(_ id: NodeID, _ field: Schema.Field, _ typeName: String, _ document: JSONDocument, _ findings: inout [Finding], depth: Int) {
-    // Each of the three rules walks the message; only `types` needs every leaf, `enums` the enum
-    // leaves, `unknownFields` none (most of a message is leaves).
+  /// A value of `field` (a member, or an element of a list): a message's own steps follow it.
+  private func value(
+    _ id: NodeID, _ kind: JSONKind, _ field: Schema.Field, _ type: Schema.MessageType, _ document: JSONDocument,
+    _ findings: inout [Finding]
+  ) {
     switch (check, field.kind) {
-    case (_, .message), (.types, _), (.enums, .enumeration): break
+    case (_, .message): return
+    case (.types, _), (.enums, .enumeration): break
     default: return
     }
-    let kind = document.kind(id)
     switch field.kind {
     case .message:
-      walk(id, field.refType!, document, &findings, depth: depth + 1)
+      break
     case .string:
-      if kind != .string { typeError(id, field, typeName, "a string", document, &findings) }
+      if kind != .string { typeError(id, field, type, "a string", document, &findings) }
     case .bool:
-      if kind != .true && kind != .false { typeError(id, field, typeName, "true or false", document, &findings) }
+      if kind != .true && kind != .false { typeError(id, field, type, "true or false", document, &findings) }
     case .int32, .int64:
       // proto3 JSON takes integers as numbers or strings; 1.0 is an integer, 1.5 is not.
       let text = kind == .string ? document.string(id)! : document.rawText(id)
       if kind != .number && kind != .string {
-        typeError(id, field, typeName, "an integer", document, &findings)
+        typeError(id, field, type, "an integer", document, &findings)
       } else if let n = Double(text), n == n.rounded(), field.kind == .int64 || abs(n) <= 2_147_483_647 {
         break
       } else {
-        typeError(id, field, typeName, field.kind == .int32 ? "a 32-bit integer" : "an integer", document, &findings)
+        typeError(id, field, type, field.kind == .int32 ? "a 32-bit integer" : "an integer", document, &findings)
       }
     case .float:
       if kind == .number { break }
       if kind == .string, let s = document.string(id), Double(s) != nil || ["NaN", "Infinity", "-Infinity"].contains(s) { break }
-      typeError(id, field, typeName, "a number", document, &findings)
+      typeError(id, field, type, "a number", document, &findings)
     case .duration:
       if kind == .string, DurationCheck.seconds(document.string(id)!) != nil { break }
       let suggestion = kind == .number ? " (write \"\(document.rawText(id))s\")" : ""
-      typeError(id, field, typeName, "a Duration string like \"3.5s\"\(suggestion)", document, &findings)
+      typeError(id, field, type, "a Duration string like \"3.5s\"\(suggestion)", document, &findings)
     case .timestamp:
       if kind == .string, Self.isTimestamp(document.string(id)!) { break }
-      typeError(id, field, typeName, "an RFC 3339 timestamp like \"2026-11-21T10:00:00Z\"", document, &findings)
+      typeError(id, field, type, "an RFC 3339 timestamp like \"2026-11-21T10:00:00Z\"", document, &findings)
     case .enumeration:
       if kind == .number {
         if check == .enums, !(document.number(id).map { $0 == $0.rounded() } ?? false) {
-          findings.append(Finding(node: id, values: ["detail": "\(document.rawText(id)) is not an enum value", "field": field.json, "type": typeName]))
+          findings.append(Finding(node: id, values: ["detail": "\(document.rawText(id)) is not an enum value", "field": field.json, "type": type.name]))
         }
         break
       }
       guard kind == .string, let s = document.string(id) else {
-        typeError(id, field, typeName, "one of \(field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }.joined(separator: ", "))", document, &findings)
+        typeError(id, field, type, "one of \(field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }.joined(separator: ", "))", document, &findings)
         break
       }
       guard check == .enums else { break }
+      let typeName = type.name
       if field.values.contains(s) { break }
       let allowsLowercase = lowercase.contains("\(typeName).\(field.json)") || lowercase.contains("\(typeName).\(field.proto)")
       if allowsLowercase && field.values.contains(s.uppercased()) && s == s.lowercased() { break }
@@ -179,16 +212,17 @@ struct SchemaCheck: RuleFunction {
       }
       findings.append(Finding(node: id, values: ["detail": detail, "field": field.json, "type": typeName]))
     case .map:
-      if kind != .object { typeError(id, field, typeName, "an object of string values", document, &findings) }
+      if kind != .object { typeError(id, field, type, "an object of string values", document, &findings) }
     case .struct:
-      if kind != .object { typeError(id, field, typeName, "an object", document, &findings) }
+      if kind != .object { typeError(id, field, type, "an object", document, &findings) }
     case .any:
       break
     }
   }
 
-  private func typeError(_ id: NodeID, _ field: Schema.Field, _ typeName: String, _ expected: String, _ document: JSONDocument, _ findings: inout [Finding]) {
+  private func typeError(_ id: NodeID, _ field: Schema.Field, _ type: Schema.MessageType, _ expected: String, _ document: JSONDocument, _ findings: inout [Finding]) {
     guard check == .types else { return }
+    let typeName = type.name
     findings.append(Finding(node: id, values: [
       "detail": "\(typeName).\(field.proto) must be \(expected), found \(document.kind(id).name) \(excerpt(id, in: document, limit: 40))",
       "field": field.json, "type": typeName,
@@ -213,5 +247,83 @@ struct SchemaCheck: RuleFunction {
     if i < b.count, b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") { return i + 1 == b.count }
     guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return false }
     return i + 6 == b.count && digits(i + 1, 2) && b[i + 3] == UInt8(ascii: ":") && digits(i + 4, 2)
+  }
+}
+
+/// A message's walk through a schema as the schema checks read it, recorded once per document
+/// and start: for each object the type it is read as, and for each member the field its key
+/// names (one hash of the key for all three checks). Replaying the steps in order visits what the
+/// recursive walk visits, in its order, so findings come out the same.
+///
+/// Types and fields are held unretained: the schema that owns them outlives every document.
+struct SchemaTrace {
+  enum Tag: UInt8 {
+    /// A value read as a message that is not an object.
+    case notObject
+    /// A member whose key names no field of its object's type.
+    case unknown
+    /// A member with a field, not null; a list's elements and a message's steps follow it.
+    case member
+    /// An element of a list field; a message's steps follow it.
+    case element
+  }
+
+  struct Step {
+    var node: NodeID
+    /// For a member, the index of the first step after its elements and nested steps.
+    var end: Int32
+    var tag: Tag
+    var kind: JSONKind
+    var type: Unmanaged<Schema.MessageType>
+    var field: Unmanaged<Schema.Field>?
+  }
+
+  /// Deepest nesting of messages read (the walk stops there, silently).
+  static let maxDepth = 64
+
+  private(set) var steps: [Step] = []
+
+  init(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument) {
+    // Steps are at most the nodes read; most messages need a few dozen.
+    steps.reserveCapacity(min(document.nodeCount, 128))
+    record(id, type, document, depth: 0)
+  }
+
+  private mutating func record(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, depth: Int) {
+    guard depth < Self.maxDepth else { return }
+    let node = document[id]
+    let typeRef = Unmanaged.passUnretained(type)
+    guard node.kind == .object else {
+      steps.append(Step(node: id, end: 0, tag: .notObject, kind: node.kind, type: typeRef, field: nil))
+      return
+    }
+    var member = node.firstChild
+    while member >= 0 {
+      let memberNode = document[member]
+      defer { member = memberNode.nextSibling }
+      guard let index = type.field(for: member, in: document) else {
+        steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeRef, field: nil))
+        continue
+      }
+      if memberNode.kind == .null { continue }  // null leaves any field unset
+      let fieldRef = type.fieldRefs[index]
+      let at = steps.count
+      steps.append(Step(node: member, end: 0, tag: .member, kind: memberNode.kind, type: typeRef, field: fieldRef))
+      fieldRef._withUnsafeGuaranteedRef { field in
+        if field.repeated {
+          guard memberNode.kind == .array else { return }
+          var element = memberNode.firstChild
+          while element >= 0 {
+            let elementNode = document[element]
+            steps.append(Step(node: element, end: 0, tag: .element, kind: elementNode.kind, type: typeRef, field: fieldRef))
+            if field.kind == .message { record(element, field.refType!, document, depth: depth + 1) }
+            element = elementNode.nextSibling
+          }
+        } else if field.kind == .message {
+          record(member, field.refType!, document, depth: depth + 1)
+        }
+      }
+      steps[at].end = Int32(steps.count)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import FCMLintCLI
-import FCMLintEngine
+@testable import FCMLintEngine
+import FCMLintJSON
 import XCTest
 
 /// Paths inside this repository, found from this file, so tests run from any working directory.
@@ -36,5 +37,30 @@ extension XCTestCase {
       XCTFail("the built-in pack does not load: \(error)", file: file, line: line)
       return RuleSet()
     }
+  }
+
+  /// Every corpus payload and rule example that parses, each read as each input kind: the
+  /// documents equivalence tests compare two ways of linting on.
+  func corpusAndExampleDocuments(_ rules: RuleSet, file: StaticString = #filePath, line: UInt = #line) -> [(name: String, document: JSONDocument)] {
+    var texts: [(String, [UInt8])] = []
+    let (files, errors) = FileSystem.files(under: Repository.path("corpus")) { $0.hasSuffix(".json") }
+    XCTAssertEqual(errors.count, 0, file: file, line: line)
+    for file in files {
+      if case .success(let bytes) = FileSystem.read(file) { texts.append((file, bytes)) }
+    }
+    for rule in rules.rules {
+      for example in rule.examples.valid + rule.examples.invalid {
+        texts.append(("\(rule.id) example at line \(example.line)", Array(example.json.utf8)))
+      }
+    }
+    var out: [(String, JSONDocument)] = []
+    for (name, bytes) in texts {
+      guard case .success(var document) = JSONParser.parse(bytes) else { continue }
+      for kind in InputKind.allCases {
+        document.mount = kind.mount
+        out.append(("\(name) as \(kind.rawValue)", document))
+      }
+    }
+    return out
   }
 }
