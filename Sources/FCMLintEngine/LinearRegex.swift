@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Regular expressions for rule files, matched in time linear in the text (a Thompson NFA
 /// simulation), so no pattern a rule file holds can make a run hang on a long string, however it
 /// nests its quantifiers (`(a+)+$` included).
@@ -103,14 +111,17 @@ public struct LinearRegex: Sendable {
   /// Whether the pattern matches anywhere in `text`.
   public func matches(_ text: String) -> Bool {
     var text = text
+    return text.withUTF8 { matches(utf8: $0) }
+  }
+
+  /// Whether the pattern matches anywhere in a text given as its UTF-8 bytes (valid UTF-8).
+  func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let compiled = compiled
-    return text.withUTF8 { bytes in
-      let input = UTF8Text(bytes: bytes)
-      if let onePass = compiled.onePass { return onePass.matches(input) }
-      if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
-      var run = Run(programs: compiled.nfa!, classes: compiled.classes, text: input)
-      return run.search(program: 0, anchoredAt: nil)
-    }
+    let input = UTF8Text(bytes: bytes)
+    if let onePass = compiled.onePass { return onePass.matches(input) }
+    if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
+    var run = Run(programs: compiled.nfa!, classes: compiled.classes, text: input)
+    return run.search(program: 0, anchoredAt: nil)
   }
 
   /// Whether the pattern matches anywhere in `text`, on the NFA whatever the pattern (for tests).
@@ -806,6 +817,9 @@ public struct LinearRegex: Sendable {
     /// Whether a byte starts some needle.
     let firstBytes: [Bool]
     let shortest: Int
+    /// The byte every needle starts with, when they share one that case folding leaves alone
+    /// (the `.` of `\.png|\.jpg`): candidates are then found with `memchr`.
+    let commonFirst: UInt8?
 
     static let maxStrings = 64
     static let maxLength = 32
@@ -817,10 +831,17 @@ public struct LinearRegex: Sendable {
       for needle in needles { first[Int(needle[0])] = true }
       firstBytes = first
       self.shortest = shortest
+      let starts = Set(needles.map { $0[0] })
+      if starts.count == 1, let only = starts.first, Self.lower(only) == only, !(only >= 0x61 && only <= 0x7A) {
+        commonFirst = only
+      } else {
+        commonFirst = nil
+      }
     }
 
     func found(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       guard bytes.count >= shortest else { return false }
+      if let commonFirst, let base = bytes.baseAddress { return found(in: bytes, base: base, startingWith: commonFirst) }
       return needles.withUnsafeBufferPointer { needles in
         firstBytes.withUnsafeBufferPointer { firstBytes in
           for start in 0...(bytes.count - shortest) where firstBytes[Int(Self.lower(bytes[start]))] {
@@ -831,6 +852,25 @@ public struct LinearRegex: Sendable {
           }
           return false
         }
+      }
+    }
+
+    /// `found(in:)` when every needle starts with `first`, a byte only itself folds to: the
+    /// same candidates in the same order, each reached by `memchr`.
+    private func found(in bytes: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, startingWith first: UInt8) -> Bool {
+      let last = bytes.count - shortest  // the last start a needle fits at
+      var start = 0
+      return needles.withUnsafeBufferPointer { needles in
+        while start <= last {
+          guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
+          start = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
+          next: for needle in needles where needle.count <= bytes.count - start {
+            for k in 1..<needle.count where Self.lower(bytes[start + k]) != needle[k] { continue next }
+            return true
+          }
+          start += 1
+        }
+        return false
       }
     }
 

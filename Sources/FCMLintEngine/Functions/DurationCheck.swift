@@ -21,6 +21,7 @@ struct DurationCheck: RuleFunction {
 
   /// Seconds of a Duration string, or nil when it is not one.
   static func seconds(_ s: String) -> Double? {
+    if let whole = wholeSeconds(s) { return whole }
     guard s.hasSuffix("s") else { return nil }
     var body = Substring(s.dropLast())
     if body.hasPrefix("-") { body = body.dropFirst() }
@@ -31,6 +32,31 @@ struct DurationCheck: RuleFunction {
     }
     guard let value = Double(body) else { return nil }
     return s.hasPrefix("-") ? -value : value
+  }
+
+  /// The common form, `-?[0-9]{1,15}s`, read from the bytes: up to 15 digits are exact in a
+  /// Double, so this is what `Double` would read. Nil for any other form (the general path).
+  static func wholeSeconds(_ s: String) -> Double? {
+    let utf8 = s.utf8
+    let result: Double?? = utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+      var count = bytes.count
+      guard count >= 2, bytes[count - 1] == UInt8(ascii: "s") else { return nil }
+      count -= 1
+      var i = 0
+      let negative = bytes[0] == UInt8(ascii: "-")
+      if negative { i = 1 }
+      let digits = count - i
+      guard digits >= 1, digits <= 15 else { return nil }
+      var value = 0
+      while i < count {
+        let d = bytes[i] &- UInt8(ascii: "0")
+        guard d < 10 else { return nil }
+        value = value * 10 + Int(d)
+        i += 1
+      }
+      return negative ? -Double(value) : Double(value)
+    }
+    return result ?? nil
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {

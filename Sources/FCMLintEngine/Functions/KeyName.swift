@@ -86,6 +86,11 @@ struct ASCIINames: Sendable {
   let forbidden: ByteNameSet
   let prefixes: [[UInt8]]
   let allowed: ByteNameSet?
+  /// Bit b (of 128) set when some prefix starts with byte b: most keys start with none.
+  let prefixStartsLow: UInt64
+  let prefixStartsHigh: UInt64
+  /// An empty prefix forbids every key: such options always take the String checks.
+  let hasEmptyPrefix: Bool
 
   /// Nil when any option is not ASCII (canonical equivalence could then match an ASCII key).
   init?(renames: [String], forbidden: [String], prefixes: [String], allowed: [String]?) {
@@ -95,51 +100,122 @@ struct ASCIINames: Sendable {
     self.forbidden = ByteNameSet(forbidden)
     self.prefixes = prefixes.map { Array($0.utf8) }
     self.allowed = allowed.map(ByteNameSet.init)
+    var low: UInt64 = 0, high: UInt64 = 0
+    for prefix in self.prefixes {
+      guard let first = prefix.first else { continue }
+      if first < 64 { low |= 1 << UInt64(first) } else { high |= 1 << UInt64(first - 64) }
+    }
+    prefixStartsLow = low
+    prefixStartsHigh = high
+    hasEmptyPrefix = self.prefixes.contains { $0.isEmpty }
   }
 
+  @inline(__always) static func fold(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
   /// Whether a key (its bytes as written) is printable ASCII and passes every check; false means
-  /// "check it with Strings", not that it fails.
+  /// "check it with Strings", not that it fails. One pass over the key hashes it as written and
+  /// folded; the sets compare bytes only on a hash hit.
   func accepts(_ key: UnsafeBufferPointer<UInt8>, foldingCase: Bool) -> Bool {
-    guard key.count <= 64, key.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
-    if renames.contains(key) { return false }
-    if let allowed, !allowed.contains(key) { return false }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(key.count, 1)) { buffer in
-      for (i, b) in key.enumerated() {
-        buffer[i] = foldingCase && b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+    let count = key.count
+    guard count > 0, count <= 64, !hasEmptyPrefix else { return false }
+    var hash = ByteNameSet.seed
+    var foldedHash = ByteNameSet.seed
+    if foldingCase {
+      for b in key {
+        guard b >= 0x20 && b < 0x7F else { return false }
+        hash = ByteNameSet.step(hash, b)
+        foldedHash = ByteNameSet.step(foldedHash, Self.fold(b))
       }
-      let folded = UnsafeBufferPointer(rebasing: buffer[..<key.count])
-      if forbidden.contains(folded) { return false }
-      return !prefixes.contains { $0.count <= folded.count && $0.elementsEqual(folded[..<$0.count]) }
+    } else {
+      for b in key {
+        guard b >= 0x20 && b < 0x7F else { return false }
+        hash = ByteNameSet.step(hash, b)
+      }
+      foldedHash = hash
     }
+    if renames.contains(key, hash: hash, folding: false) { return false }
+    if let allowed, !allowed.contains(key, hash: hash, folding: false) { return false }
+    if forbidden.contains(key, hash: foldedHash, folding: foldingCase) { return false }
+    let first = foldingCase ? Self.fold(key[0]) : key[0]
+    let bit = first < 64 ? prefixStartsLow >> UInt64(first) : prefixStartsHigh >> UInt64(first - 64)
+    if bit & 1 == 0 { return true }
+    for prefix in prefixes where prefix.count <= count {
+      var equal = true
+      for i in 0..<prefix.count where (foldingCase ? Self.fold(key[i]) : key[i]) != prefix[i] {
+        equal = false
+        break
+      }
+      if equal { return false }
+    }
+    return true
   }
 }
 
 /// A set of byte strings: FNV-1a hashes in an open-addressing table, one comparison per hit.
 struct ByteNameSet: Sendable {
-  private let slots: [(hash: UInt32, name: Int32)]
-  private let names: [[UInt8]]
+  /// hash << 32 | (name index + 1); 0 is an empty slot.
+  private let slots: [UInt64]
+  /// The names one after another; name i is `bytes[bounds[i]..<bounds[i + 1]]`.
+  private let bytes: [UInt8]
+  private let bounds: [Int]
+
+  static let seed: UInt32 = 0x811C_9DC5
+  @inline(__always) static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(b)) &* 0x0100_0193 }
+
+  static func hash<C: Collection<UInt8>>(_ name: C) -> UInt32 {
+    var h = seed
+    for b in name { h = step(h, b) }
+    return h
+  }
 
   init(_ strings: [String]) {
-    names = Array(Set(strings)).sorted().map { Array($0.utf8) }
+    let names = Array(Set(strings)).sorted()
     var size = 8
     while size < names.count * 2 { size *= 2 }
-    var slots = [(hash: UInt32, name: Int32)](repeating: (0, -1), count: size)
+    var slots = [UInt64](repeating: 0, count: size)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(names.reduce(0) { $0 + $1.utf8.count })
+    var bounds = [0]
+    bounds.reserveCapacity(names.count + 1)
     for (i, name) in names.enumerated() {
-      let hash = name.withUnsafeBufferPointer(JSONDocument.memberHash)
+      bytes.append(contentsOf: name.utf8)
+      bounds.append(bytes.count)
+      let hash = Self.hash(bytes[bounds[i]...])
       var slot = Int(hash) & (size - 1)
-      while slots[slot].name >= 0 { slot = (slot + 1) & (size - 1) }
-      slots[slot] = (hash, Int32(i))
+      while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+      slots[slot] = UInt64(hash) << 32 | UInt64(i + 1)
     }
     self.slots = slots
+    self.bytes = bytes
+    self.bounds = bounds
   }
 
   func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let hash = JSONDocument.memberHash(key)
-    var slot = Int(hash) & (slots.count - 1)
-    while slots[slot].name >= 0 {
-      if slots[slot].hash == hash, names[Int(slots[slot].name)].elementsEqual(key) { return true }
-      slot = (slot + 1) & (slots.count - 1)
+    contains(key, hash: Self.hash(key), folding: false)
+  }
+
+  /// Whether the set holds `key` (ASCII-folded first when `folding`), whose (folded) hash is `hash`.
+  func contains(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, folding: Bool) -> Bool {
+    slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count - 1
+      var slot = Int(hash) & mask
+      while true {
+        let entry = slots[slot]
+        if entry == 0 { return false }
+        if UInt32(truncatingIfNeeded: entry >> 32) == hash && equals(Int(UInt32(truncatingIfNeeded: entry)) - 1, key, folding: folding) {
+          return true
+        }
+        slot = (slot + 1) & mask
+      }
     }
-    return false
+  }
+
+  private func equals(_ name: Int, _ key: UnsafeBufferPointer<UInt8>, folding: Bool) -> Bool {
+    let start = bounds[name], end = bounds[name + 1]
+    guard end - start == key.count else { return false }
+    return bytes.withUnsafeBufferPointer { bytes in
+      for i in 0..<key.count where (folding ? ASCIINames.fold(key[i]) : key[i]) != bytes[start + i] { return false }
+      return true
+    }
   }
 }

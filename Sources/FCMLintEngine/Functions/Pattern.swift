@@ -19,7 +19,22 @@ struct Pattern: RuleFunction {
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
-    guard case .found(let id) = target, let s = context.document.string(id) else { return [] }
+    guard case .found(let id) = target else { return [] }
+    let document = context.document
+    let node = document[id]
+    if node.kind == .string, !node.valueHasEscapes {
+      // A value without escapes that is all ASCII decodes to its literal's inside byte for byte:
+      // match those bytes, and make a String only for a finding.
+      let passes: Bool? = document.bytes.withUnsafeBufferPointer { all in
+        let bytes = UnsafeBufferPointer(rebasing: all[(Int(node.start) + 1)..<(Int(node.end) - 1)])
+        for b in bytes where b >= 0x80 { return nil }
+        if let match, !match.regex.matches(utf8: bytes) { return false }
+        if let notMatch, notMatch.regex.matches(utf8: bytes) { return false }
+        return true
+      }
+      if passes == true { return [] }
+    }
+    guard let s = document.string(id) else { return [] }
     if let match, !match.matches(s) {
       return [Finding(target, detail: "'\(s)' does not match /\(match.source)/")]
     }
