@@ -56,7 +56,11 @@ public struct JSONDocument: Sendable {
   /// so they are always in range.
   @usableFromInline final class Storage: @unchecked Sendable {
     @usableFromInline let bytes: [UInt8]
-    @usableFromInline let nodes: [JSONNode]
+    /// The nodes, copied out of `nodeBuffer` (which the lookups read) for the few callers that
+    /// want an array.
+    @usableFromInline var nodes: [JSONNode] { Array(nodeBuffer[0..<nodeCount]) }
+    /// How many nodes `nodeBuffer` holds (its capacity may be larger).
+    @usableFromInline let nodeCount: Int
     @usableFromInline let duplicateKeys: [NodeID]
     @usableFromInline let nodeBuffer: UnsafeMutableBufferPointer<JSONNode>
     @usableFromInline let byteBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -68,16 +72,27 @@ public struct JSONDocument: Sendable {
     @usableFromInline let maxDisplacement: Int
     /// `findDuplicateKeys` lists the duplicate keys when the member table, which finds them as it
     /// is built, is abandoned.
-    init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
+    ///
+    /// The storage takes over `nodeBuffer` (allocated, its first `nodeCount` nodes initialized)
+    /// and deallocates it.
+    init(
+      bytes: [UInt8], nodeBuffer: UnsafeMutableBufferPointer<JSONNode>, nodeCount: Int, memberCount: Int,
+      findDuplicateKeys: () -> [NodeID]
+    ) {
+      precondition(nodeCount >= 0 && nodeCount <= nodeBuffer.count)
       self.bytes = bytes
-      self.nodes = nodes
-      nodeBuffer = .allocate(capacity: max(nodes.count, 1))
-      _ = nodeBuffer.initialize(from: nodes)
+      self.nodeBuffer = nodeBuffer
+      self.nodeCount = nodeCount
       byteBuffer = .allocate(capacity: max(bytes.count, 1))
       _ = byteBuffer.initialize(from: bytes)
       let duplicates: [NodeID]?
-      (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodes.count, members: memberCount)
+      (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodeCount, members: memberCount)
       duplicateKeys = duplicates ?? findDuplicateKeys()
+    }
+    convenience init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
+      let buffer = UnsafeMutableBufferPointer<JSONNode>.allocate(capacity: max(nodes.count, 1))
+      _ = buffer.initialize(from: nodes)
+      self.init(bytes: bytes, nodeBuffer: buffer, nodeCount: nodes.count, memberCount: memberCount, findDuplicateKeys: findDuplicateKeys)
     }
     deinit {
       nodeBuffer.deallocate()
@@ -243,7 +258,7 @@ public struct JSONDocument: Sendable {
   public var bytes: [UInt8] { storage.bytes }
   public var nodes: [JSONNode] { storage.nodes }
   /// `nodes.count`, without handing out the array.
-  public var nodeCount: Int { storage.nodes.count }
+  public var nodeCount: Int { storage.nodeCount }
   /// Members whose key repeats an earlier key of the same object (the later member of each pair),
   /// in source order. The parser keeps every member; lookups find the last, as FCM does.
   public var duplicateKeys: [NodeID] { storage.duplicateKeys }
@@ -256,6 +271,11 @@ public struct JSONDocument: Sendable {
 
   init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
     storage = Storage(bytes: bytes, nodes: nodes, memberCount: memberCount, findDuplicateKeys: findDuplicateKeys)
+  }
+
+  /// A document that takes over `nodeBuffer` (see `Storage.init`).
+  init(bytes: [UInt8], nodeBuffer: UnsafeMutableBufferPointer<JSONNode>, nodeCount: Int, memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
+    storage = Storage(bytes: bytes, nodeBuffer: nodeBuffer, nodeCount: nodeCount, memberCount: memberCount, findDuplicateKeys: findDuplicateKeys)
   }
 
   init(storage: Storage) {

@@ -46,25 +46,55 @@ public struct JSONParser {
     bytes.withUnsafeBufferPointer { buffer in
       do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
     }
-    if let failure { return .failure(failure) }
+    if let failure {
+      parser.nodeBuffer.deallocate()
+      return .failure(failure)
+    }
     // The member table finds the duplicate keys as it is built; only a document whose table is
-    // abandoned (a hostile one) needs the separate search.
-    return .success(JSONDocument(bytes: bytes, nodes: parser.nodes, memberCount: parser.memberCount, findDuplicateKeys: { parser.findDuplicateKeys() }))
+    // abandoned (a hostile one) needs the separate search. The document takes over the nodes'
+    // buffer (no copy) and deallocates it.
+    return .success(JSONDocument(
+      bytes: bytes, nodeBuffer: parser.nodeBuffer, nodeCount: parser.nodeCount, memberCount: parser.memberCount,
+      findDuplicateKeys: { parser.findDuplicateKeys() }))
   }
 
   private let bytes: [UInt8]
   private let options: Options
-  private var nodes: [JSONNode] = []
+  /// The nodes so far, in pre-order: `nodeCount` initialized nodes at the start of a buffer that
+  /// doubles when full. Not an array: appending to one checks its uniqueness (twice) per node.
+  /// In bounds by construction: a node is only written at `nodeCount` right after `appendNode`
+  /// made room, or at an id the parser handed out earlier (so below `nodeCount`). `parse` hands
+  /// the buffer to the document, or deallocates it after a syntax error.
+  private var nodeBuffer: UnsafeMutableBufferPointer<JSONNode>
+  private var nodeCount = 0
   /// How many nodes are object members (have a key).
   private var memberCount = 0
 
   private init(bytes: [UInt8], options: Options) {
     self.bytes = bytes
     self.options = options
-    nodes.reserveCapacity(max(16, bytes.count / 16))
+    nodeBuffer = .allocate(capacity: max(16, bytes.count / 16))
   }
 
   // MARK: - The parse loop
+
+  /// Appends a node, making room first when the buffer is full; returns its id.
+  @inline(__always)
+  private mutating func appendNode(_ node: JSONNode) -> NodeID {
+    if nodeCount == nodeBuffer.count { growNodes() }
+    (nodeBuffer.baseAddress.unsafelyUnwrapped + nodeCount).initialize(to: node)
+    let id = NodeID(truncatingIfNeeded: nodeCount)
+    nodeCount += 1
+    return id
+  }
+
+  @inline(never)
+  private mutating func growNodes() {
+    let bigger = UnsafeMutableBufferPointer<JSONNode>.allocate(capacity: nodeBuffer.count * 2)
+    bigger.baseAddress.unsafelyUnwrapped.moveInitialize(from: nodeBuffer.baseAddress.unsafelyUnwrapped, count: nodeCount)
+    nodeBuffer.deallocate()
+    nodeBuffer = bigger
+  }
 
   private struct OpenContainer {
     var node: NodeID
@@ -79,6 +109,8 @@ public struct JSONParser {
     try rejectUTF16(buf)
 
     var stack: [OpenContainer] = []
+    // Room for the usual depth up front, rather than growing the array in the first few opens.
+    stack.reserveCapacity(min(options.maxDepth, 16) + 1)
     var pendingKey: (start: Int32, end: Int32, escaped: Bool)? = nil
 
     skipWhitespace(buf, &pos)
@@ -120,22 +152,24 @@ public struct JSONParser {
         throw unexpectedValueStart(buf, pos, inArray: stack.last.map { !$0.isObject } ?? false)
       }
 
-      let id = NodeID(nodes.count)
-      nodes.append(JSONNode(
+      // Offsets fit in Int32: `parse` rejects documents of 2 GiB or more, and there are no more
+      // nodes than bytes (each takes at least one).
+      let id = appendNode(JSONNode(
         kind: kind, valueHasEscapes: escaped, keyHasEscapes: pendingKey?.escaped ?? false,
-        start: Int32(start), end: Int32(pos), keyStart: pendingKey?.start ?? -1, keyEnd: pendingKey?.end ?? -1,
+        start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: pos),
+        keyStart: pendingKey?.start ?? -1, keyEnd: pendingKey?.end ?? -1,
         parent: parent, firstChild: -1, nextSibling: -1, childCount: 0))
       if pendingKey != nil { memberCount += 1 }
       pendingKey = nil
       if !stack.isEmpty {
         let top = stack.count - 1
         if stack[top].lastChild >= 0 {
-          nodes[Int(stack[top].lastChild)].nextSibling = id
+          nodeBuffer[Int(stack[top].lastChild)].nextSibling = id
         } else {
-          nodes[Int(stack[top].node)].firstChild = id
+          nodeBuffer[Int(stack[top].node)].firstChild = id
         }
         stack[top].lastChild = id
-        nodes[Int(stack[top].node)].childCount += 1
+        nodeBuffer[Int(stack[top].node)].childCount &+= 1
       }
 
       if opensContainer {
@@ -170,7 +204,7 @@ public struct JSONParser {
         let closer = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let b = buf[pos]
         if b == closer {
-          nodes[Int(top.node)].end = Int32(pos + 1)
+          nodeBuffer[Int(top.node)].end = Int32(truncatingIfNeeded: pos + 1)
           stack.removeLast()
           pos += 1
           continue
@@ -407,7 +441,7 @@ public struct JSONParser {
     guard let top = stack.last else {
       return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected a value")
     }
-    let opened = SourceLocator(bytes: bytes).position(of: Int(nodes[Int(top.node)].start))
+    let opened = SourceLocator(bytes: bytes).position(of: Int(nodeBuffer[Int(top.node)].start))
     if let only {
       let container = top.isObject ? "object" : "array"
       return JSONSyntaxError(offset: pos, message: "unexpected end of input: expected \(only) in the \(container) opened at line \(opened.line), column \(opened.column)")
@@ -466,12 +500,12 @@ public struct JSONParser {
   private func findDuplicateKeys() -> [NodeID] {
     var duplicates: [NodeID] = []
     var members: [NodeID] = []
-    for index in nodes.indices where nodes[index].kind == .object && nodes[index].childCount > 1 {
+    for index in 0..<nodeCount where nodeBuffer[index].kind == .object && nodeBuffer[index].childCount > 1 {
       members.removeAll(keepingCapacity: true)
-      var child = nodes[index].firstChild
+      var child = nodeBuffer[index].firstChild
       while child >= 0 {
         members.append(child)
-        child = nodes[Int(child)].nextSibling
+        child = nodeBuffer[Int(child)].nextSibling
       }
       if members.count <= 16 {
         for i in 1..<members.count where (0..<i).contains(where: { sameKey(members[$0], members[i]) }) {
@@ -492,7 +526,7 @@ public struct JSONParser {
 
   /// The decoded UTF-8 bytes of a member's key.
   private func keyBytes(_ id: NodeID) -> [UInt8] {
-    let node = nodes[Int(id)]
+    let node = nodeBuffer[Int(id)]
     let inside = bytes[(Int(node.keyStart) + 1)..<(Int(node.keyEnd) - 1)]
     return node.keyHasEscapes ? Array(JSONStringDecoder.decode(inside).utf8) : Array(inside)
   }
@@ -500,7 +534,7 @@ public struct JSONParser {
   /// Whether two members have the same key: their bytes as written when neither has an escape
   /// (every document is checked, so no decoding in the usual case), else their decoded bytes.
   private func sameKey(_ a: NodeID, _ b: NodeID) -> Bool {
-    let x = nodes[Int(a)], y = nodes[Int(b)]
+    let x = nodeBuffer[Int(a)], y = nodeBuffer[Int(b)]
     if x.keyHasEscapes || y.keyHasEscapes { return keyBytes(a) == keyBytes(b) }
     let length = Int(x.keyEnd - x.keyStart)
     guard length == Int(y.keyEnd - y.keyStart) else { return false }

@@ -1442,4 +1442,43 @@ final class JSONParserWordScanTests: XCTestCase {
     XCTAssertEqual(large.duplicateKeys.map { large.rawText($0) }, ["1", "2"])
     XCTAssertEqual(large.rawText(try XCTUnwrap(large.member(JSONDocument.root, "m9"))), "2")
   }
+
+  /// The parser writes nodes into a buffer that starts at a sixteenth of the byte count and
+  /// doubles when full; the document takes the buffer over. A document of one-byte values has
+  /// about one node per two bytes, so its buffer grows several times: every node must survive
+  /// the moves, linked as before, and a syntax error after the growth must not leak or crash.
+  func testNodeBufferGrowth() throws {
+    func parse(_ text: String) throws -> JSONDocument { try JSONParser.parse(Array(text.utf8)).get() }
+    let count = 5_000
+    let text = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+    let doc = try parse(text)
+    XCTAssertEqual(doc.nodeCount, count + 1)
+    XCTAssertEqual(doc.nodes.count, count + 1)
+    XCTAssertEqual(doc[JSONDocument.root].childCount, Int32(count))
+    XCTAssertEqual(Array(doc.children(JSONDocument.root)), (1...count).map { NodeID($0) })
+    for id in 1...count {
+      XCTAssertEqual(doc[NodeID(id)].parent, JSONDocument.root)
+      XCTAssertEqual(Int(doc[NodeID(id)].start), 2 * id - 1)
+    }
+    XCTAssertEqual(doc.element(JSONDocument.root, count - 1), NodeID(count))
+
+    // Nested objects: members with keys, through the same growth.
+    let members = (0..<2_000).map { #""k\#($0)":{"a":[]}"# }.joined(separator: ",")
+    let nested = try parse("{" + members + "}")
+    XCTAssertEqual(nested.nodeCount, 1 + 2_000 * 2, "each member: its object and the array in it")
+    let last = try XCTUnwrap(nested.member(JSONDocument.root, "k1999"))
+    XCTAssertEqual(nested.rawText(try XCTUnwrap(nested.member(last, "a"))), "[]")
+    XCTAssertEqual(nested.key(last), "k1999")
+
+    // Errors after the buffer has grown: offsets as before, nothing left behind.
+    guard case .failure(let error) = JSONParser.parse(Array((text.dropLast() + ",]").utf8)) else {
+      return XCTFail("a trailing comma is an error")
+    }
+    XCTAssertEqual(error.offset, text.utf8.count - 1)
+    guard case .failure(let end) = JSONParser.parse(Array(text.dropLast().utf8)) else {
+      return XCTFail("an unclosed array is an error")
+    }
+    XCTAssertEqual(end.offset, text.utf8.count - 1)
+    XCTAssertTrue(end.message.contains("opened at line 1, column 1"), end.message)
+  }
 }
