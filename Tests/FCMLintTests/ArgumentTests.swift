@@ -23,4 +23,34 @@ final class ArgumentTests: XCTestCase {
     XCTAssertNil(FCMLintCommand.separatePaths(["a.json", "b.json"]), "few paths need no help")
     XCTAssertEqual(FCMLintCommand.separatePaths(["lint", "--config", "c.yml"] + paths)?.options, ["lint", "--config", "c.yml"])
   }
+
+  /// `parseLint` takes a shortcut for plain lint command lines; it must give the command a parse
+  /// from the root gives, and leave everything else to the root.
+  func testLintShortcutParsesAsTheRootDoes() throws {
+    let lines: [[String]] = [
+      ["a.json"], ["--format", "json", "a.json", "b.json"], ["--quiet", "--jobs", "2", "--", "-odd.json"],
+      ["--format", "sarif", "--output", "r.sarif", "--format", "text", "dir"], ["--input", "apns", "--max-depth", "64", "-"],
+      ["--fix-dry-run", "--config", "c.yml", "--rules", "extra", "x.json"],
+    ]
+    for line in lines {
+      let shortcut = try XCTUnwrap(FCMLintCommand.parseLint(line) as? Lint, "\(line)")
+      let root = try XCTUnwrap(FCMLintCommand.parseAsRoot(line) as? Lint, "\(line)")
+      XCTAssertEqual(shortcut.paths, root.paths, "\(line)")
+      XCTAssertEqual(shortcut.format, root.format, "\(line)")
+      XCTAssertEqual(shortcut.output, root.output, "\(line)")
+      XCTAssertEqual(shortcut.quiet, root.quiet, "\(line)")
+      XCTAssertEqual(shortcut.jobs, root.jobs, "\(line)")
+      XCTAssertEqual(shortcut.input, root.input, "\(line)")
+      XCTAssertEqual(shortcut.maxDepth, root.maxDepth, "\(line)")
+      XCTAssertEqual(shortcut.fixDryRun, root.fixDryRun, "\(line)")
+      XCTAssertEqual(shortcut.ruleOptions.config, root.ruleOptions.config, "\(line)")
+      XCTAssertEqual(shortcut.ruleOptions.rules, root.ruleOptions.rules, "\(line)")
+    }
+    // Other subcommands and help go to the root parser.
+    XCTAssertTrue(try FCMLintCommand.parseLint(["rules"]) is Rules)
+    XCTAssertTrue(try FCMLintCommand.parseLint(["explain", "android-color"]) is Explain)
+    XCTAssertFalse(try FCMLintCommand.parseLint(["--help"]) is Lint)
+    // A usage error is the root's error.
+    XCTAssertThrowsError(try FCMLintCommand.parseLint(["--jobs", "x", "a.json"]))
+  }
 }
