@@ -135,22 +135,22 @@ public enum FileSystem {
     }
     // With each name, whether the directory entry says it is a regular file (d_type): those need
     // no stat() of their own, which in a folder of 20,000 payloads is 20,000 system calls saved.
-    var names: [Entry] = []
+    var names: [(name: String, regular: Bool)] = []
     while let entry = readdir(handle) {
       // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
       // out would read past the end of readdir's buffer (AddressSanitizer found it).
       let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
       if name == "." || name == ".." { continue }
-      names.append(Entry(name: name, regular: entry.pointee.d_type == UInt8(DT_REG)))
+      names.append((name, entry.pointee.d_type == UInt8(DT_REG)))
     }
     closedir(handle)
     // Sorted through small keys: moving whole entries and calling a comparison through a
     // function value cost more than the comparisons themselves.
-    var order = names.indices.map { SortKey(high: names[$0].high, low: names[$0].low, index: $0) }
+    var order = names.indices.map { SortKey(names[$0].name, index: $0) }
     order.sort { a, b in
       if a.high != b.high { return a.high < b.high }
       if a.low != b.low { return a.low < b.low }
-      return Entry.precedes(names[a.index], names[b.index])
+      return precedes(names[a.index].name, names[b.index].name)
     }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     for key in order {
@@ -178,24 +178,16 @@ public enum FileSystem {
     }
   }
 
+  /// A name's first 16 bytes as two big-endian integers, and where the name is: sorting a
+  /// folder of 20,000 files compares these, and the names only when they agree (names longer
+  /// than 16 bytes with the same start).
   private struct SortKey {
-    var high: UInt64
-    var low: UInt64
-    var index: Int
-  }
-
-  /// A name in a directory, with its first 16 bytes as two big-endian integers: sorting a folder
-  /// of 20,000 files compares those, and the names only when they agree (names longer than 16
-  /// bytes with the same start).
-  private struct Entry {
-    var name: String
-    var regular: Bool
     var high: UInt64 = 0
     var low: UInt64 = 0
+    var index: Int
 
-    init(name: String, regular: Bool) {
-      self.name = name
-      self.regular = regular
+    init(_ name: String, index: Int) {
+      self.index = index
       // Names hold no NUL byte, so the zero padding sorts a name before any longer one it starts.
       var name = name
       name.withUTF8 { bytes in
@@ -204,18 +196,16 @@ public enum FileSystem {
         }
       }
     }
+  }
 
-    /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
-    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-      if a.high != b.high { return a.high < b.high }
-      if a.low != b.low { return a.low < b.low }
-      var x = a.name, y = b.name
-      return x.withUTF8 { x in
-        y.withUTF8 { y in
-          let n = min(x.count, y.count)
-          let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-          return order != 0 ? order < 0 : x.count < y.count
-        }
+  /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
+  private static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let n = min(x.count, y.count)
+        let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+        return order != 0 ? order < 0 : x.count < y.count
       }
     }
   }

@@ -247,11 +247,7 @@ public struct JSONDocument: Sendable {
   /// The hash `member(_:_:hash:or:alternateHash:)` takes for a name: FNV-1a of its UTF-8 bytes.
   /// Paths compute it once per name, when they are compiled.
   @inline(__always)
-  public static func memberHash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    var h: UInt32 = 0x811C_9DC5
-    for b in name { h = (h ^ UInt32(b)) &* 0x0100_0193 }
-    return h
-  }
+  public static func memberHash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 { FNV1a.hash(name) }
 
   @usableFromInline let storage: Storage
 
@@ -607,5 +603,21 @@ enum JSONStringDecoder {
       out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
       out.append(UInt8(0x80 | (scalar & 0x3F)))
     }
+  }
+}
+
+/// The 32-bit FNV-1a hash of bytes: short names need no seed or state, and it can be taken a
+/// byte at a time (`step`) while a caller reads the bytes for something else.
+public enum FNV1a {
+  @inlinable public static var seed: UInt32 { 0x811C_9DC5 }
+
+  @inlinable @inline(__always)
+  public static func step(_ hash: UInt32, _ byte: UInt8) -> UInt32 { (hash ^ UInt32(byte)) &* 0x0100_0193 }
+
+  @inlinable
+  public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+    var h = seed
+    for b in bytes { h = step(h, b) }
+    return h
   }
 }

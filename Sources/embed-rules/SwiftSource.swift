@@ -26,7 +26,7 @@ enum SwiftSource {
   static func check(_ c: CheckSpec) throws(Unwritable) -> String {
     let options = try c.options.sorted { $0.key < $1.key }.map { entry throws(Unwritable) in "\(string(entry.key)): \(try option(entry.value))" }
     return "CheckSpec(field: \(optional(c.field.map(located))), function: \(string(c.function)), "
-      + "options: \(options.isEmpty ? "[:]" : "[" + options.joined(separator: ", ") + "]"), "
+      + "options: \(dictionary(options)), "
       + "optionsLine: \(c.optionsLine), optionsColumn: \(c.optionsColumn), message: \(optional(c.message.map(located))))"
   }
 
@@ -50,7 +50,7 @@ enum SwiftSource {
     case .pattern(let p): return "OptionSource.pattern(\(located(p)))"
     case .stringMap(let m):
       let entries = m.sorted { $0.key < $1.key }.map { "\(string($0.key)): \(string($0.value))" }
-      return "OptionSource.stringMap(\(entries.isEmpty ? "[:]" : "[" + entries.joined(separator: ", ") + "]"))"
+      return "OptionSource.stringMap(\(dictionary(entries)))"
     }
   }
 
@@ -86,6 +86,9 @@ enum SwiftSource {
   }
 
   static func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+
+  /// A dictionary literal of `key: value` entries (`[:]` when there are none).
+  static func dictionary(_ entries: [String]) -> String { entries.isEmpty ? "[:]" : list(entries) }
 
   static func optional(_ text: String?) -> String { text ?? "nil" }
 

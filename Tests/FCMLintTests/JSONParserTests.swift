@@ -1064,19 +1064,6 @@ private enum ReferencePointer {
 
 // MARK: - Random documents
 
-private struct XorShift64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state ^= state << 13
-    state ^= state >> 7
-    state ^= state << 17
-    return state
-  }
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
 private indirect enum Model {
   case object([(key: [UInt8], value: Model)])
   case array([Model])
@@ -1419,14 +1406,7 @@ final class JSONParserWordScanTests: XCTestCase {
   func testDuplicateKeysWhenTheMemberTableIsAbandoned() throws {
     // Keys that all start probing at one slot: the table is abandoned and the duplicate keys come
     // from the separate search, with the same answer.
-    var keys: [String] = []
-    var i = 0
-    while keys.count < 40 {
-      let key = "k\(i)"
-      let hash = Array(key.utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
-      if JSONDocument.MemberSlot.start(hash, JSONDocument.root) & 127 == 5 { keys.append(key) }
-      i += 1
-    }
+    let keys = collidingRootKeys(40)
     let members = keys.map { "\"\($0)\": 1" } + ["\"\(keys[3])\": 2", "\"\\u006b\(keys[7].dropFirst())\": 3", "\"x\": {\"y\": 1, \"y\": 2}"]
     let colliding = try JSONParser.parse(Array(("{" + members.joined(separator: ",") + "}").utf8)).get()
     XCTAssertLessThan(colliding.storage.maxDisplacement, 0, "the table was abandoned")

@@ -56,14 +56,7 @@ final class LookupShortcutTests: XCTestCase {
   func testDocumentWithCollidingKeysFallsBackToScanning() throws {
     // 40 keys of the root object that all start probing at one slot of the 128-slot table: the
     // 33rd is too far from its start, the table is abandoned, and lookups scan instead.
-    var keys: [String] = []
-    var i = 0
-    while keys.count < 40 {
-      let key = "k\(i)"
-      let hash = Array(key.utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
-      if JSONDocument.MemberSlot.start(hash, JSONDocument.root) & 127 == 5 { keys.append(key) }
-      i += 1
-    }
+    let keys = collidingRootKeys(40)
     let document = try parse("{" + keys.enumerated().map { "\"\($0.element)\": \($0.offset)" }.joined(separator: ",") + ", \"k0\": 1}")
     XCTAssertLessThan(document.storage.maxDisplacement, 0, "the table was abandoned")
     for key in keys + ["k0", "missing"] {

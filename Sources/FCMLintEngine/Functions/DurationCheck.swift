@@ -21,7 +21,11 @@ struct DurationCheck: RuleFunction {
 
   /// Seconds of a Duration string, or nil when it is not one.
   static func seconds(_ s: String) -> Double? {
-    if let whole = wholeSeconds(s) { return whole }
+    wholeSeconds(s) ?? generalSeconds(s)
+  }
+
+  /// Any Duration string, through `Double` (fractions, and more digits than `wholeSeconds` reads).
+  static func generalSeconds(_ s: String) -> Double? {
     guard s.hasSuffix("s") else { return nil }
     var body = Substring(s.dropLast())
     if body.hasPrefix("-") { body = body.dropFirst() }

@@ -118,18 +118,18 @@ struct ASCIINames: Sendable {
   func accepts(_ key: UnsafeBufferPointer<UInt8>, foldingCase: Bool) -> Bool {
     let count = key.count
     guard count > 0, count <= 64, !hasEmptyPrefix else { return false }
-    var hash = ByteNameSet.seed
-    var foldedHash = ByteNameSet.seed
+    var hash = FNV1a.seed
+    var foldedHash = FNV1a.seed
     if foldingCase {
       for b in key {
         guard b >= 0x20 && b < 0x7F else { return false }
-        hash = ByteNameSet.step(hash, b)
-        foldedHash = ByteNameSet.step(foldedHash, Self.fold(b))
+        hash = FNV1a.step(hash, b)
+        foldedHash = FNV1a.step(foldedHash, Self.fold(b))
       }
     } else {
       for b in key {
         guard b >= 0x20 && b < 0x7F else { return false }
-        hash = ByteNameSet.step(hash, b)
+        hash = FNV1a.step(hash, b)
       }
       foldedHash = hash
     }
@@ -159,15 +159,6 @@ struct ByteNameSet: Sendable {
   private let bytes: [UInt8]
   private let bounds: [Int]
 
-  static let seed: UInt32 = 0x811C_9DC5
-  @inline(__always) static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(b)) &* 0x0100_0193 }
-
-  static func hash<C: Collection<UInt8>>(_ name: C) -> UInt32 {
-    var h = seed
-    for b in name { h = step(h, b) }
-    return h
-  }
-
   init(_ strings: [String]) {
     let names = Array(Set(strings)).sorted()
     var size = 8
@@ -180,7 +171,7 @@ struct ByteNameSet: Sendable {
     for (i, name) in names.enumerated() {
       bytes.append(contentsOf: name.utf8)
       bounds.append(bytes.count)
-      let hash = Self.hash(bytes[bounds[i]...])
+      let hash = FNV1a.hash(bytes[bounds[i]...])
       var slot = Int(hash) & (size - 1)
       while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
       slots[slot] = UInt64(hash) << 32 | UInt64(i + 1)
@@ -191,7 +182,7 @@ struct ByteNameSet: Sendable {
   }
 
   func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    contains(key, hash: Self.hash(key), folding: false)
+    contains(key, hash: FNV1a.hash(key), folding: false)
   }
 
   /// Whether the set holds `key` (ASCII-folded first when `folding`), whose (folded) hash is `hash`.

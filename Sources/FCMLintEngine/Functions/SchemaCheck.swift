@@ -30,7 +30,6 @@ struct SchemaCheck: RuleFunction {
   let check: Check
   let hints: [String: String]
   let lowercase: Set<String>
-  let ignore: Set<String>
   /// `ignore` resolved to the fields it names (by identity), so the walk builds no strings.
   let ignoredFields: [ObjectIdentifier]
   let renames: [String: String]
@@ -49,7 +48,7 @@ struct SchemaCheck: RuleFunction {
     self.check = check
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
-    ignore = Set(options.strings("ignore") ?? [])
+    let ignore = Set(options.strings("ignore") ?? [])
     var ignored: [ObjectIdentifier] = []
     // Most checks ignore nothing: skip building a name for every field of the schema.
     for (typeName, type) in schema.types where !ignore.isEmpty {

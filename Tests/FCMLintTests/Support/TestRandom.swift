@@ -1,0 +1,29 @@
+@testable import FCMLintJSON
+
+/// A seeded xorshift generator: generated test inputs are the same on every run.
+struct XorShift64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state ^= state << 13
+    state ^= state >> 7
+    state ^= state << 17
+    return state
+  }
+  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
+
+/// `count` keys ("k0", "k1", ...) whose member-table probes in the root object all start at one
+/// slot of a 128-slot table: enough of them make the document give its table up.
+func collidingRootKeys(_ count: Int) -> [String] {
+  var keys: [String] = []
+  var i = 0
+  while keys.count < count {
+    let key = "k\(i)"
+    let hash = Array(key.utf8).withUnsafeBufferPointer(JSONDocument.memberHash)
+    if JSONDocument.MemberSlot.start(hash, JSONDocument.root) & 127 == 5 { keys.append(key) }
+    i += 1
+  }
+  return keys
+}
