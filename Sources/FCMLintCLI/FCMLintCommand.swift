@@ -30,6 +30,10 @@ public struct FCMLintCommand: ParsableCommand {
     // full disk, not kill the process.
     signal(SIGXFSZ, SIG_IGN)
     do {
+      if let settings = LintSettings(plainArguments: arguments) {
+        try settings.run()
+        return ExitStatus.clean.rawValue
+      }
       var command: any ParsableCommand
       if let (options, paths) = separatePaths(arguments) {
         // Parse the options with one path, then hand the command all of them.
@@ -79,7 +83,7 @@ extension FCMLintCommand {
       }
       if argument.hasPrefix("-") && argument != "-" {
         options.append(argument)
-        if Lint.optionsWithValues.contains(argument), i + 1 < arguments.count {
+        if LintSettings.optionsWithValues.contains(argument), i + 1 < arguments.count {
           options.append(arguments[i + 1])
           i += 1
         }
@@ -117,12 +121,25 @@ struct StatusError: Error {
   var status: ExitStatus
 }
 
-/// Loads the built-in pack, the config and the user's rule folders: what every subcommand needs.
+/// The `--config` and `--rules` options every subcommand has.
 struct RuleOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("Config file (default: .fcmlint.yml in the working directory or the nearest parent).", valueName: "file"))
   var config: String?
 
   @Option(name: .long, help: ArgumentHelp("A folder of extra rule files (*.yml); repeatable.", valueName: "dir"))
+  var rules: [String] = []
+
+  var sources: RuleSources { RuleSources(config: config, rules: rules) }
+
+  func loadOrReport(documented: Bool = true) throws -> (RuleSet, Config) {
+    try sources.loadOrReport(documented: documented)
+  }
+}
+
+/// Where a run's rules and config come from: the built-in pack, the config file (given, or
+/// discovered) and the user's rule folders.
+struct RuleSources: Equatable {
+  var config: String? = nil
   var rules: [String] = []
 
   /// The rules and config of this run; `documented: false` loads the built-in pack without its
@@ -146,9 +163,7 @@ struct RuleOptions: ParsableArguments {
     try config.validate(against: ruleSet)
     return (ruleSet, config)
   }
-}
 
-extension RuleOptions {
   /// `load()`, with a broken rule or config file reported on standard error and exit 2.
   func loadOrReport(documented: Bool = true) throws -> (RuleSet, Config) {
     do {

@@ -12,9 +12,12 @@ import FCMLintFixes
 import FCMLintFormatters
 import FCMLintJSON
 
-/// `fcmlint [lint] [options] PATH...`
+/// `fcmlint [lint] [options] PATH...`: the command line as swift-argument-parser sees it (help,
+/// usage errors, completion). What a run does is in `LintSettings`: a plain command line reaches
+/// it without this parser (`LintSettings(plainArguments:)`), which saves half of a one-file run.
 struct Lint: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "lint",
     abstract: "Lint JSON files, folders (every *.json below them, in sorted order) or standard input ('-')."
   )
 
@@ -62,13 +65,38 @@ struct Lint: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Longest string or number literal, in bytes as written; longer is a json-syntax error (default: 1M; suffixes K, M, G).", valueName: "size"))
   var maxStringLength: String?
 
-  /// The options that take a value, for `FCMLintCommand.separatePaths` (keep in step with the
-  /// `@Option`s above; CLITests checks it).
-  static let optionsWithValues: Set<String> = [
-    "--format", "--output", "--config", "--rules", "--max-warnings", "--stdin-filename", "--jobs", "--input",
-    "--max-depth", "--max-file-size", "--max-string-length",
-  ]
+  var settings: LintSettings {
+    LintSettings(
+      paths: paths, format: format, output: output, ruleSources: ruleOptions.sources, maxWarnings: maxWarnings, quiet: quiet,
+      stdinFilename: stdinFilename, jobs: jobs, fix: fix, fixDryRun: fixDryRun, ndjson: ndjson, input: input, maxDepth: maxDepth,
+      maxFileSize: maxFileSize, maxStringLength: maxStringLength)
+  }
 
+  func validate() throws { try settings.validate() }
+
+  func run() throws { try settings.run() }
+}
+
+/// The options of one `lint` run, as plain values (`Lint` declares them for the parser).
+struct LintSettings: Equatable {
+  var paths: [String] = []
+  var format: [String] = []
+  var output: [String] = []
+  var ruleSources = RuleSources()
+  var maxWarnings: Int? = nil
+  var quiet = false
+  var stdinFilename: String? = nil
+  var jobs: Int? = nil
+  var fix = false
+  var fixDryRun = false
+  var ndjson = false
+  var input: String? = nil
+  var maxDepth: Int? = nil
+  var maxFileSize: String? = nil
+  var maxStringLength: String? = nil
+}
+
+extension LintSettings {
   func validate() throws {
     if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
     for format in format where OutputFormat(rawValue: format) == nil {
@@ -120,7 +148,7 @@ struct Lint: ParsableCommand {
   }
 
   func run() throws {
-    let (ruleSet, config) = try ruleOptions.loadOrReport(documented: false)  // linting reads no descriptions or examples
+    let (ruleSet, config) = try ruleSources.loadOrReport(documented: false)  // linting reads no descriptions or examples
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
     let limits = try self.limits(over: config.limits)  // checked by validate()

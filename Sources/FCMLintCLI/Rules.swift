@@ -4,7 +4,7 @@ import FCMLintFormatters
 
 /// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
 struct Rules: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "List the rules: id, severity and summary.")
+  static let configuration = CommandConfiguration(commandName: "rules", abstract: "List the rules: id, severity and summary.")
 
   @Option(name: .long, help: "Output format: text, json or markdown.")
   var format: String = "text"
@@ -45,7 +45,7 @@ struct Rules: ParsableCommand {
 
 /// `fcmlint explain ID`: what a rule checks, why, where it is documented, and its examples.
 struct Explain: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Explain a rule: description, docs link and examples.")
+  static let configuration = CommandConfiguration(commandName: "explain", abstract: "Explain a rule: description, docs link and examples.")
 
   @Argument(help: "The rule id.")
   var id: String

@@ -216,17 +216,20 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
   /// `fcm_options` → `fcmOptions`, as protoc derives JSON names.
   public static func lowerCamelCase(_ name: String) -> String {
-    var out = ""
+    // Protocol Buffers' JSON name rule: an underscore is dropped and an ASCII lowercase letter
+    // after it is upper-cased; every other byte is kept.
+    var out: [UInt8] = []
+    out.reserveCapacity(name.utf8.count)
     var upper = false
-    for c in name {
-      if c == "_" {
+    for byte in name.utf8 {
+      if byte == UInt8(ascii: "_") {
         upper = true
-      } else {
-        out.append(upper ? Character(c.uppercased()) : c)
-        upper = false
+        continue
       }
+      out.append(upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte)
+      upper = false
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   private static func isNameScalar(_ c: Unicode.Scalar, first: Bool) -> Bool {

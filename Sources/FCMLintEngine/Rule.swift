@@ -106,8 +106,11 @@ public struct MessageTemplate: Sendable {
         parts.append(.placeholder(name))
         i = end + 1
       } else {
-        literal.append(c)
-        i += 1
+        // The run of ordinary bytes up to the next brace, at once.
+        var end = i + 1
+        while end < bytes.count, bytes[end] != open, bytes[end] != close { end += 1 }
+        literal += bytes[i..<end]
+        i = end
       }
     }
     if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }

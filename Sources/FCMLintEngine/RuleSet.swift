@@ -23,8 +23,8 @@ public struct RuleSet: Sendable {
   /// text is read, only compiled.
   public init(builtin specs: [RuleSpec], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
     resources = try Self.loadSchemas(schemas)
-    let patterns = PatternCache()
-    for spec in specs { try add(spec.compile(resources: resources, patterns: patterns)) }
+    let cache = CompileCache()
+    for spec in specs { try add(spec.compile(resources: resources, cache: cache)) }
   }
 
   /// Reads schema files (name: their `name` member).

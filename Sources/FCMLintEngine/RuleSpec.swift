@@ -129,10 +129,11 @@ public struct FixSpec: Sendable, Equatable {
 
 // MARK: - Compiling
 
-/// Regular expressions compiled while loading a pack, by source: rules repeat patterns (the image
-/// URL checks, once per platform), and each compiles once. Only the thread loading uses it.
-public final class PatternCache {
-  var compiled: [String: LinearRegex] = [:]
+/// What compiling a rule pack shares between its rules: each distinct pattern and path is compiled
+/// once (the built-in pack writes 250 paths, 100-odd of them distinct, at each start).
+public final class CompileCache {
+  var patterns: [String: LinearRegex] = [:]
+  var paths: [String: JSONPath] = [:]
   public init() {}
 }
 
@@ -140,24 +141,24 @@ extension RuleSpec {
   /// The rule that lints: paths, patterns and messages compiled, functions built from their
   /// options. Fails, with the position, on what only compiling can tell (a path that does not
   /// parse, a placeholder the functions do not fill in, options a function rejects).
-  public func compile(resources: RuleResources, patterns: PatternCache = PatternCache()) throws(ConfigurationError) -> Rule {
+  public func compile(resources: RuleResources, cache: CompileCache = CompileCache()) throws(ConfigurationError) -> Rule {
     var given: [JSONPath] = []
     for item in self.given {
-      let path = try compilePath(item, what: "given")
+      let path = try compilePath(item, what: "given", cache)
       guard path.anchor == .root else { throw fail(item, "a 'given' path starts at the document root, '$'") }
       given.append(path)
     }
     var placeholders = RuleLoader.enginePlaceholderNames
     var then: [Rule.Check] = []
     for check in self.then {
-      let compiled = try compileCheck(check, resources, patterns)
+      let compiled = try compileCheck(check, resources, cache)
       placeholders.formUnion(type(of: compiled.function).placeholders)
       then.append(compiled)
     }
     var when: [Rule.Condition] = []
-    for condition in self.when { when.append(try compileCondition(condition, resources, patterns)) }
+    for condition in self.when { when.append(try compileCondition(condition, resources, cache)) }
     let message = try self.message.map { m throws(ConfigurationError) in try compileTemplate(m, allowed: placeholders) }
-    let fix = try self.fix.map { f throws(ConfigurationError) in try compileFix(f, placeholders: placeholders, patterns) }
+    let fix = try self.fix.map { f throws(ConfigurationError) in try compileFix(f, placeholders: placeholders, cache) }
     return Rule(
       id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
       when: when, then: then, message: message, fix: fix, examples: examples,
@@ -168,14 +169,14 @@ extension RuleSpec {
     ConfigurationError(file: source, line: at.line, column: at.column, message: message)
   }
 
-  func compileCheck(_ spec: CheckSpec, _ resources: RuleResources, _ patterns: PatternCache) throws(ConfigurationError) -> Rule.Check {
+  func compileCheck(_ spec: CheckSpec, _ resources: RuleResources, _ cache: CompileCache) throws(ConfigurationError) -> Rule.Check {
     // Parsing the rule checked the name against the registry.
     guard let function = FunctionRegistry.function(named: spec.function) else {
       throw ConfigurationError(file: source, line: spec.optionsLine, column: spec.optionsColumn, message: "unknown function '\(spec.function)'")
     }
-    let field = try spec.field.map { f throws(ConfigurationError) in try compilePath(f, what: "field") }
+    let field = try spec.field.map { f throws(ConfigurationError) in try compilePath(f, what: "field", cache) }
     var options = FunctionOptions(resources: resources)
-    for (name, value) in spec.options { options.values[name] = try compileOption(name, value, patterns) }
+    for (name, value) in spec.options { options.values[name] = try compileOption(name, value, cache) }
     let instance: any RuleFunction
     do {
       instance = try function.init(options: options)
@@ -188,18 +189,18 @@ extension RuleSpec {
     return Rule.Check(field: field, function: instance, functionName: spec.function, message: message)
   }
 
-  func compileCondition(_ spec: ConditionSpec, _ resources: RuleResources, _ patterns: PatternCache) throws(ConfigurationError) -> Rule.Condition {
+  func compileCondition(_ spec: ConditionSpec, _ resources: RuleResources, _ cache: CompileCache) throws(ConfigurationError) -> Rule.Condition {
     switch spec {
-    case .check(let check): return .check(try compileCheck(check, resources, patterns))
-    case .not(let inner): return .not(try compileCondition(inner, resources, patterns))
+    case .check(let check): return .check(try compileCheck(check, resources, cache))
+    case .not(let inner): return .not(try compileCondition(inner, resources, cache))
     case .anyOf(let items):
       var conditions: [Rule.Condition] = []
-      for item in items { conditions.append(try compileCondition(item, resources, patterns)) }
+      for item in items { conditions.append(try compileCondition(item, resources, cache)) }
       return .anyOf(conditions)
     }
   }
 
-  func compileOption(_ name: String, _ source: OptionSource, _ patterns: PatternCache) throws(ConfigurationError) -> OptionValue {
+  func compileOption(_ name: String, _ source: OptionSource, _ cache: CompileCache) throws(ConfigurationError) -> OptionValue {
     switch source {
     case .string(let s): return .string(s)
     case .strings(let s): return .strings(s)
@@ -207,18 +208,21 @@ extension RuleSpec {
     case .number(let n): return .number(n)
     case .value(let v): return .value(v)
     case .stringMap(let m): return .stringMap(m)
-    case .path(let p): return .path(try compilePath(p, what: "option '\(name)'"))
+    case .path(let p): return .path(try compilePath(p, what: "option '\(name)'", cache))
     case .paths(let items):
       var paths: [JSONPath] = []
-      for p in items { paths.append(try compilePath(p, what: "option '\(name)'")) }
+      for p in items { paths.append(try compilePath(p, what: "option '\(name)'", cache)) }
       return .paths(paths)
-    case .pattern(let p): return .pattern(try compilePattern(p, what: "option '\(name)'", patterns))
+    case .pattern(let p): return .pattern(try compilePattern(p, what: "option '\(name)'", cache))
     }
   }
 
-  func compilePath(_ text: Located<String>, what: String) throws(ConfigurationError) -> JSONPath {
+  func compilePath(_ text: Located<String>, what: String, _ cache: CompileCache) throws(ConfigurationError) -> JSONPath {
+    if let path = cache.paths[text.value] { return path }
     do {
-      return try JSONPath(text.value)
+      let path = try JSONPath(text.value)
+      cache.paths[text.value] = path
+      return path
     } catch {
       // Point into the path when it is written on one line, as it nearly always is.
       throw ConfigurationError(
@@ -227,11 +231,11 @@ extension RuleSpec {
     }
   }
 
-  func compilePattern(_ text: Located<String>, what: String, _ patterns: PatternCache) throws(ConfigurationError) -> CompiledPattern {
-    if let regex = patterns.compiled[text.value] { return CompiledPattern(regex: regex, source: text.value) }
+  func compilePattern(_ text: Located<String>, what: String, _ cache: CompileCache) throws(ConfigurationError) -> CompiledPattern {
+    if let regex = cache.patterns[text.value] { return CompiledPattern(regex: regex, source: text.value) }
     do {
       let regex = try LinearRegex(text.value)
-      patterns.compiled[text.value] = regex
+      cache.patterns[text.value] = regex
       return CompiledPattern(regex: regex, source: text.value)
     } catch {
       throw ConfigurationError(
@@ -248,16 +252,16 @@ extension RuleSpec {
     }
   }
 
-  func compileFix(_ spec: FixSpec, placeholders: Set<String>, _ patterns: PatternCache) throws(ConfigurationError) -> RuleFix {
+  func compileFix(_ spec: FixSpec, placeholders: Set<String>, _ cache: CompileCache) throws(ConfigurationError) -> RuleFix {
     let action: FixAction
     switch spec.action {
-    case .set(let path, let value): action = .set(try compilePath(path, what: "set"), value)
+    case .set(let path, let value): action = .set(try compilePath(path, what: "set", cache), value)
     case .renameKey(let template): action = .renameKey(try compileTemplate(template, allowed: placeholders))
     case .replaceValue(let template):
       action = .replaceValue(try compileTemplate(template, allowed: placeholders.union(["raw", "rawString"])))
-    case .moveInto(let path): action = .moveInto(try compilePath(path, what: "moveInto"))
+    case .moveInto(let path): action = .moveInto(try compilePath(path, what: "moveInto", cache))
     case .replacePattern(let pattern, let with):
-      action = .replacePattern(try compilePattern(pattern, what: "option 'replacePattern'", patterns), with: with)
+      action = .replacePattern(try compilePattern(pattern, what: "option 'replacePattern'", cache), with: with)
     }
     let description = try spec.description.map { d throws(ConfigurationError) in try compileTemplate(d, allowed: placeholders) }
     return RuleFix(action: action, kinds: spec.kinds, values: spec.values, description: description)

@@ -1,17 +1,86 @@
 @testable import FCMLintCLI
 import XCTest
 
-/// Many file names (what pre-commit passes) are taken out before argument parsing; the option
-/// list that makes that safe must match the options `lint` really has.
+/// Command lines read three ways: plainly (`LintSettings(plainArguments:)`), with the paths taken
+/// out first (`separatePaths`, for many file names), and by swift-argument-parser. All must agree.
 final class ArgumentTests: XCTestCase {
-  func testOptionsWithValuesMatchTheLintOptions() {
+  /// The options `lint`'s help lists, with whether each takes a value.
+  private var declaredOptions: [String: Bool] {
     let help = Lint.helpMessage(columns: 400)
-    let declared = Set(help.split(separator: "\n").compactMap { line -> String? in
+    var options: [String: Bool] = [:]
+    for line in help.split(separator: "\n") {
       let words = line.split(separator: " ")
-      guard let name = words.first, name.hasPrefix("--"), words.count > 1, words[1].hasPrefix("<") else { return nil }
-      return String(name)
-    })
-    XCTAssertEqual(declared, Lint.optionsWithValues)
+      guard let name = words.first, name.hasPrefix("--"), !["--help", "--version"].contains(name) else { continue }
+      options[String(name)] = words.count > 1 && words[1].hasPrefix("<")
+    }
+    return options
+  }
+
+  func testOptionsWithValuesMatchTheLintOptions() {
+    XCTAssertEqual(Set(declaredOptions.filter(\.value).keys), LintSettings.optionsWithValues)
+  }
+
+  /// The plain reader knows every option `Lint` declares, and only those.
+  func testPlainOptionsAreTheLintOptions() {
+    let declared = declaredOptions
+    XCTAssertEqual(Set(declared.keys), Set(LintSettings.plainOptions.keys))
+    for (name, takesValue) in declared {
+      XCTAssertEqual(LintSettings.plainOptions[name]?.kind != .flag, takesValue, name)
+    }
+  }
+
+  /// Plain command lines (what hooks and CI steps run) skip swift-argument-parser.
+  func testPlainCommandLinesAreReadWithoutTheParser() throws {
+    let lines: [[String]] = [
+      ["a.json"], ["--format", "json", "a.json"], ["lint", "--format=sarif", "--output", "r.sarif", "dir"],
+      ["--quiet", "--jobs", "2", "--", "-odd.json"], ["--fix", "-"], ["--ndjson", "--input", "message", "log.ndjson"],
+      ["--config", "c.yml", "--rules", "extra", "--rules", "more", "--max-warnings", "0", "x.json"],
+      ["--max-depth", "64", "--max-file-size", "2M", "--max-string-length", "4K", "--stdin-filename", "in.json", "-"],
+      ["--format", "text", "--format", "json", "--output", "-", "--output", "out.json", "a.json"],
+      ["--fix-dry-run", "a.json", "b.json"] + (0..<200).map { "f\($0).json" },
+    ]
+    for line in lines {
+      let plain = try XCTUnwrap(LintSettings(plainArguments: line), "\(line)")
+      if line.count < 20 {
+        XCTAssertEqual(try XCTUnwrap(FCMLintCommand.parseAsRoot(line) as? Lint).settings, plain, "\(line)")
+      }
+    }
+    // Everything else is swift-argument-parser's.
+    for line in [
+      ["rules"], ["explain", "android-color"], ["--help"], ["-h"], ["--version"], ["help", "lint"], ["a.json", "rules"],
+      ["--jobs", "x", "a.json"], ["--jobs", "-1", "a.json"], ["--quiet", "--quiet", "a.json"], ["--quiet=yes", "a.json"],
+      ["--config", "a.yml", "--config", "b.yml", "a.json"], ["--format"], [], ["--format", "json"], ["-odd.json"],
+      ["--fix", "--fix-dry-run", "a.json"], ["--unknown", "a.json"], ["--output", "--quiet", "a.json"],
+      ["--generate-completion-script", "bash"],
+    ] {
+      XCTAssertNil(LintSettings(plainArguments: line), "\(line)")
+    }
+  }
+
+  /// Generated command lines, read both ways: where the plain reader answers, swift-argument-parser
+  /// must accept the line as `lint` with the same settings.
+  func testPlainReaderAgreesWithTheParser() {
+    let words = [
+      "a.json", "b.json", "dir", "-", "--", "lint", "rules", "help", "-x", "--format", "--output", "--config", "--rules",
+      "--max-warnings", "--quiet", "--stdin-filename", "--jobs", "--fix", "--fix-dry-run", "--ndjson", "--input",
+      "--max-depth", "--max-file-size", "--max-string-length", "--format=json", "--jobs=2", "--quiet=1", "--output=-",
+      "--output=-x", "--max-depth=", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns", "1K",
+      "r.out", "--nope", "--help", "-h",
+    ]
+    var random = XorShift64(seed: 0x5eed_a46)
+    var agreed = 0
+    var acceptedByParser = 0
+    for _ in 0..<800 {
+      let line = (0..<(1 + random.below(7))).map { _ in words[random.below(words.count)] }
+      let plain = LintSettings(plainArguments: line)
+      let parsed = (try? FCMLintCommand.parseAsRoot(line)).flatMap { $0 as? Lint }
+      if parsed != nil { acceptedByParser += 1 }
+      guard let plain else { continue }
+      XCTAssertEqual(parsed?.settings, plain, "\(line)")
+      agreed += 1
+    }
+    // Not a vacuous check: most lines the parser accepts (about four in five) are read plainly.
+    XCTAssertGreaterThan(agreed * 3, acceptedByParser * 2, "\(agreed) of \(acceptedByParser)")
   }
 
   func testSeparatingPaths() throws {

@@ -186,4 +186,35 @@ final class PathTests: XCTestCase {
       XCTAssertThrowsError(try JSONPath(bad), bad)
     }
   }
+
+  /// Protocol Buffers' JSON names: an underscore goes, an ASCII lowercase letter after it is
+  /// upper-cased, and every other character stays as written.
+  func testLowerCamelCaseIsTheProtobufJSONName() {
+    let cases = [
+      "fcm_options": "fcmOptions", "mutable_content": "mutableContent", "a__b": "aB", "_a": "A", "a_": "a",
+      "a_1b": "a1b", "a_Bc": "aBc", "a_ßx": "aßx", "é_é": "éé", "plain": "plain", "": "",
+    ]
+    for (name, expected) in cases { XCTAssertEqual(JSONPath.lowerCamelCase(name), expected, name) }
+  }
+
+  /// A path written twice in a pack is compiled once; a path that fails still names where it is
+  /// written each time.
+  func testCompileCacheSharesPathsAndKeepsErrorPositions() throws {
+    func spec(_ id: String, _ path: String) throws -> RuleSpec {
+      try RuleLoader.spec(
+        yaml: "id: \(id)\nseverity: error\nsummary: s\ndescription: d\ndocs: https://example.com\ngiven: \"\(path)\"\nthen:\n  function: present\n",
+        file: "\(id).yml")
+    }
+    let cache = CompileCache()
+    let first = try spec("one", "$.message.apns.fcm_options").compile(resources: RuleResources(), cache: cache)
+    let second = try spec("two", "$.message.apns.fcm_options").compile(resources: RuleResources(), cache: cache)
+    XCTAssertEqual(first.given, second.given)
+    for id in ["three", "four"] {
+      XCTAssertThrowsError(try spec(id, "$.message..x").compile(resources: RuleResources(), cache: cache)) { error in
+        guard let error = error as? ConfigurationError else { return XCTFail("\(error)") }
+        XCTAssertEqual([error.line, error.column], [6, 19], error.description)  // the second "."
+        XCTAssertEqual(error.file, "\(id).yml")
+      }
+    }
+  }
 }
