@@ -24,6 +24,14 @@ struct ExactlyOne: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, context.document.kind(id) == .object else { return [] }
+    // Nearly every object has exactly one: count first, building no arrays.
+    var count = 0
+    var child = context.document[id].firstChild
+    while child >= 0 {
+      if fieldBytes.contains(where: { context.document.keyEquals(child, $0) }) { count += 1 }
+      child = context.document[child].nextSibling
+    }
+    if count == 1 { return [] }
     let document = context.document
     // Members in source order, so the first one set counts as the intended target.
     let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
