@@ -8,9 +8,9 @@
 /// So a command line made only of `lint`'s own long options (`--name value`, `--name=value`),
 /// flags and paths is read here, straight into `LintSettings`. Anything else (another subcommand,
 /// help, a short or unknown option, a repeated single-value option, a value that looks like an
-/// option, a number that does not parse, a line that fails validation) returns nil and goes to
-/// swift-argument-parser, which gives its usual answer and messages. ArgumentTests checks that
-/// both read every line alike, and that this table names every option `Lint` declares.
+/// option or is missing, a number that does not parse, a line that fails validation) returns nil
+/// and goes to swift-argument-parser, which gives its usual answer and messages. ArgumentTests
+/// checks that both read every line alike, and that this table names every option `Lint` declares.
 extension LintSettings {
   /// How one option is read: whether it takes a value, may repeat, and where it goes (false: a
   /// value swift-argument-parser would refuse, such as a number that does not parse).
@@ -77,6 +77,8 @@ extension LintSettings {
         guard inlineValue == nil else { return nil }
         value = ""
       } else if let inlineValue {
+        // swift-argument-parser reads "--name=" as a missing value.
+        guard !inlineValue.isEmpty else { return nil }
         value = inlineValue
       } else {
         guard i < arguments.count else { return nil }

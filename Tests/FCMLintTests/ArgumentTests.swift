@@ -64,7 +64,7 @@ final class ArgumentTests: XCTestCase {
       "a.json", "b.json", "dir", "-", "--", "lint", "rules", "help", "-x", "--format", "--output", "--config", "--rules",
       "--max-warnings", "--quiet", "--stdin-filename", "--jobs", "--fix", "--fix-dry-run", "--ndjson", "--input",
       "--max-depth", "--max-file-size", "--max-string-length", "--format=json", "--jobs=2", "--quiet=1", "--output=-",
-      "--output=-x", "--max-depth=", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns", "1K",
+      "--output=-x", "--max-depth=", "--config=", "--format=", "--rules=a=b", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns", "1K",
       "r.out", "--nope", "--help", "-h",
     ]
     var random = XorShift64(seed: 0x5eed_a46)
