@@ -60,12 +60,13 @@ final class ArgumentTests: XCTestCase {
   /// Generated command lines, read both ways: where the plain reader answers, swift-argument-parser
   /// must accept the line as `lint` with the same settings.
   func testPlainReaderAgreesWithTheParser() {
-    let words = [
-      "a.json", "b.json", "dir", "-", "--", "lint", "rules", "help", "-x", "--format", "--output", "--config", "--rules",
-      "--max-warnings", "--quiet", "--stdin-filename", "--jobs", "--fix", "--fix-dry-run", "--ndjson", "--input",
-      "--max-depth", "--max-file-size", "--max-string-length", "--format=json", "--jobs=2", "--quiet=1", "--output=-",
-      "--output=-x", "--max-depth=", "--config=", "--format=", "--rules=a=b", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns", "1K",
-      "r.out", "--nope", "--help", "-h",
+    // Every option the plain reader knows (so a new one is exercised too), in both forms, among
+    // paths, values and words that must send the line to the parser.
+    let options = LintSettings.plainOptions.keys.sorted()
+    let words = options + options.map { $0 + "=" } + [
+      "a.json", "b.json", "dir", "-", "--", "lint", "rules", "help", "-x", "--format=json", "--jobs=2", "--quiet=1",
+      "--output=-", "--output=-x", "--rules=a=b", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns",
+      "1K", "r.out", "--nope", "--help", "-h",
     ]
     var random = XorShift64(seed: 0x5eed_a46)
     var agreed = 0
