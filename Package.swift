@@ -22,6 +22,21 @@ let staticReleaseBinary: [LinkerSetting] = [
 let staticReleaseBinary: [LinkerSetting] = []
 #endif
 
+// By default the compiler makes the metadata of a generic type such as `[String: JSONPath]` at
+// run time from its mangled name, which checks the generic requirements (`String: Hashable`) by
+// looking the conformance up: the first lookup of each pair scans all 5,700 conformance records of
+// this binary. With direct metadata accessors the compiler passes the conformances it already
+// knows; a one-file run takes 1.1 M instructions fewer (10.7 M), a tenth of a pre-commit hook's
+// run. A frontend flag, so pinned to the compiler the static build is pinned to.
+#if compiler(>=6.3) && compiler(<6.4)
+let metadataAccessors: [SwiftSetting] = [
+  .unsafeFlags(
+    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release))
+]
+#else
+let metadataAccessors: [SwiftSetting] = []
+#endif
+
 // The pipeline, one module per stage, each knowing only the stages to its left:
 // bytes → FCMLintJSON (tree with positions) → FCMLintEngine (YAML rules, paths, functions,
 // config → diagnostics) → FCMLintFormatters → fcmlint (CLI).
@@ -37,16 +52,17 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
-    .target(name: "FCMLintJSON"),
+    .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
     .target(
       name: "FCMLintEngine",
-      dependencies: ["FCMLintJSON", .product(name: "Yams", package: "Yams")]
+      dependencies: ["FCMLintJSON", .product(name: "Yams", package: "Yams")],
+      swiftSettings: metadataAccessors
     ),
-    .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"]),
-    .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"]),
+    .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
-    .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], plugins: ["EmbedRules"]),
+    .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
     // Checks each rule file completely and embeds its JSON form (for docs and `explain`) and its
     // spec as Swift code (for linting): a broken built-in rule fails the build with its line and
     // column, and starting fcmlint parses no rule text.
@@ -58,9 +74,10 @@ let package = Package(
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      swiftSettings: metadataAccessors
     ),
-    .executableTarget(name: "fcmlint", dependencies: ["FCMLintCLI"], linkerSettings: staticReleaseBinary),
+    .executableTarget(name: "fcmlint", dependencies: ["FCMLintCLI"], swiftSettings: metadataAccessors, linkerSettings: staticReleaseBinary),
     .testTarget(
       name: "FCMLintTests",
       dependencies: [

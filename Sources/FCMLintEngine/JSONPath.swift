@@ -65,6 +65,9 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       count = segments.count
       hasWildcard = segments.contains(.wildcard)
       var steps: [Step] = [], bytes: [UInt8] = [], missing: [String] = []
+      steps.reserveCapacity(segments.count)
+      missing.reserveCapacity(segments.count)
+      bytes.reserveCapacity(2 * description.utf8.count)  // each name and its alternate spelling at most
       for segment in segments {
         var step = Step(kind: .wildcard, nameStart: 0, nameCount: 0, alternateStart: 0, alternateCount: -1, index: 0)
         switch segment {
@@ -144,6 +147,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     let anchor: Anchor = first == "$" ? .root : .current
     i = 1
     var segments: [Segment] = []
+    segments.reserveCapacity(chars.count / 4 + 1)
     while i < chars.count {
       let c = chars[i]
       if c == "." {

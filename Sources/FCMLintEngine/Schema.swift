@@ -58,7 +58,7 @@ public struct Schema: Sendable {
     init(name: String, fields: [Field]) {
       self.name = name
       self.fields = fields
-      var byName: [String: Int] = [:]
+      var byName = [String: Int](minimumCapacity: fields.count * 2)
       for (i, f) in fields.enumerated() {
         byName[f.json] = i
         byName[f.proto] = i
@@ -73,13 +73,18 @@ public struct Schema: Sendable {
       table = .allocate(capacity: size)
       table.initialize(repeating: (0, -1, 0, 0))
       var bytes: [UInt8] = []
-      for (name, field) in byName.sorted(by: { $0.key < $1.key }) {
-        let utf8 = Array(name.utf8)
-        let hash = utf8.withUnsafeBufferPointer(Self.hash)
-        var slot = Int(truncatingIfNeeded: hash >> shift)
-        while table[slot].field >= 0 { slot = (slot + 1) & (size - 1) }
-        table[slot] = (hash, Int32(field), Int32(bytes.count), Int32(utf8.count))
-        bytes += utf8
+      bytes.reserveCapacity(fields.reduce(0) { $0 + $1.json.utf8.count + $1.proto.utf8.count })
+      // Each name once, with the field `byName` gives it, in field order (so the same table on
+      // every run, without sorting the names).
+      for (field, f) in fields.enumerated() {
+        for name in f.json == f.proto ? [f.json] : [f.json, f.proto] where byName[name] == field {
+          let utf8 = Array(name.utf8)
+          let hash = utf8.withUnsafeBufferPointer(Self.hash)
+          var slot = Int(truncatingIfNeeded: hash >> shift)
+          while table[slot].field >= 0 { slot = (slot + 1) & (size - 1) }
+          table[slot] = (hash, Int32(field), Int32(bytes.count), Int32(utf8.count))
+          bytes += utf8
+        }
       }
       nameBytes = .allocate(capacity: max(bytes.count, 1))
       _ = nameBytes.initialize(from: bytes)
@@ -147,7 +152,10 @@ public struct Schema: Sendable {
     }
     func members(_ node: NodeID, _ what: String) throws(ConfigurationError) -> [(key: String, value: NodeID)] {
       guard document.kind(node) == .object else { throw fail(node, "\(what) must be a mapping") }
-      return document.children(node).map { (document.key($0) ?? "", $0) }
+      var members: [(key: String, value: NodeID)] = []
+      members.reserveCapacity(Int(document[node].childCount))
+      for child in document.children(node) { members.append((document.key(child) ?? "", child)) }
+      return members
     }
     func string(_ node: NodeID, _ what: String) throws(ConfigurationError) -> String {
       guard document.kind(node) == .string, let text = document.string(node) else { throw fail(node, "\(what) must be a string") }

@@ -139,4 +139,24 @@ final class LookupShortcutTests: XCTestCase {
     XCTAssertFalse(Array("Badge".utf8).withUnsafeBufferPointer { allowed.accepts($0, foldingCase: false) })
     XCTAssertNil(ASCIINames(renames: [], forbidden: ["\u{212A}"], prefixes: [], allowed: nil), "the Kelvin sign equals K as a String")
   }
+
+  /// A name set holds each name once, however often it is given, and nothing else: every
+  /// generated name is found, and near misses (a byte more, a byte less, another byte) are not.
+  func testByteNameSetHoldsEachNameOnce() {
+    var random = XorShift64(seed: 0xb17e5)
+    let alphabet = Array("abcgo._-".utf8)
+    for _ in 0..<200 {
+      let names = (0..<(1 + random.below(40))).map { _ in
+        String(decoding: (0..<(1 + random.below(6))).map { _ in alphabet[random.below(alphabet.count)] }, as: UTF8.self)
+      }
+      let set = ByteNameSet(names + names.reversed())
+      func has(_ name: String) -> Bool { Array(name.utf8).withUnsafeBufferPointer { set.contains($0) } }
+      for name in names {
+        XCTAssertTrue(has(name), name)
+        for near in [name + "a", String(name.dropLast()), "z" + name.dropFirst()] where !names.contains(near) {
+          XCTAssertFalse(has(near), "\(near) (names: \(names))")
+        }
+      }
+    }
+  }
 }

@@ -159,22 +159,37 @@ struct ByteNameSet: Sendable {
   private let bytes: [UInt8]
   private let bounds: [Int]
 
+  /// Repeated names are kept once. Built in the given order, without a `Set` or a sort of the
+  /// Strings: rule options hold hundreds of names, and every start builds these sets.
   init(_ strings: [String]) {
-    let names = Array(Set(strings)).sorted()
     var size = 8
-    while size < names.count * 2 { size *= 2 }
+    while size < strings.count * 2 { size *= 2 }
     var slots = [UInt64](repeating: 0, count: size)
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(names.reduce(0) { $0 + $1.utf8.count })
+    bytes.reserveCapacity(strings.reduce(0) { $0 + $1.utf8.count })
     var bounds = [0]
-    bounds.reserveCapacity(names.count + 1)
-    for (i, name) in names.enumerated() {
+    bounds.reserveCapacity(strings.count + 1)
+    for name in strings {
+      let start = bytes.count
       bytes.append(contentsOf: name.utf8)
-      bounds.append(bytes.count)
-      let hash = FNV1a.hash(bytes[bounds[i]...])
+      let hash = FNV1a.hash(bytes[start...])
       var slot = Int(hash) & (size - 1)
-      while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
-      slots[slot] = UInt64(hash) << 32 | UInt64(i + 1)
+      var repeated = false
+      while slots[slot] != 0 {
+        let entry = slots[slot]
+        let other = Int(UInt32(truncatingIfNeeded: entry)) - 1
+        if UInt32(truncatingIfNeeded: entry >> 32) == hash, bytes[bounds[other]..<bounds[other + 1]].elementsEqual(bytes[start...]) {
+          repeated = true
+          break
+        }
+        slot = (slot + 1) & (size - 1)
+      }
+      if repeated {
+        bytes.removeSubrange(start...)
+        continue
+      }
+      bounds.append(bytes.count)
+      slots[slot] = UInt64(hash) << 32 | UInt64(bounds.count - 1)  // the name's index + 1
     }
     self.slots = slots
     self.bytes = bytes
