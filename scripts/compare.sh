@@ -18,7 +18,9 @@
 #     every machine; reused while the generator is unchanged), in ten folders part-0..part-9, and
 #     the JSON Schema with scripts/discovery-to-jsonschema.py.
 #  4. Checks the set first: fcmlint reports nothing, jq and check-jsonschema accept every file.
-#  5. Bulk: one untimed warm-up, then R interleaved rounds (the order rotates each round) of
+#  5. Bulk: one untimed warm-up, then R interleaved rounds, each in its own seeded random order
+#     (a rotating order kept each tool behind the same one every round: fcmlint always ran right
+#     after check-jsonschema, whose five seconds of Python leave the caches cold), of
 #       cat:              find . -name '*.json' -print0 | xargs -0 -s 1048576 cat > /dev/null
 #       jq empty:         find ... | xargs -0 -s 1048576 jq empty
 #       check-jsonschema: find ... | xargs -0 -s 1048576 check-jsonschema --schemafile SCHEMA
@@ -28,7 +30,7 @@
 #     run in the set's folder, so file names are short (part-3/req-012345.json). The same batching
 #     for every tool: a 1 MiB command line, which holds 20,000 such names, so each tool starts once.
 #     The files are in the page cache (the warm-up reads them), as in a pre-commit hook or CI.
-#  6. Single-file latency: the median of RUNS interleaved runs of fcmlint --format json, jq empty
+#  6. Single-file latency: the median of RUNS interleaved runs (shuffled the same way) of fcmlint --format json, jq empty
 #     and check-jsonschema on one small request (the first file under 700 bytes).
 #     Then `fcmlint --ndjson` on the set ten times over as one stream (a document per line).
 #  7. Peak RSS (GNU time's %M) of fcmlint on 10% and on all of the set, and of jq and
@@ -151,13 +153,22 @@ else
 fi
 log "warm-up"
 for tool in "${BULK[@]}"; do "run_$tool"; done
+# ORDER: the tools of one round, shuffled (Fisher-Yates with bash's RANDOM, seeded per round so a
+# rerun with the same seed runs the same orders).
+shuffled() { # shuffled SEED TOOL...
+  RANDOM=$1
+  shift
+  ORDER=("$@")
+  local i j t
+  for (( i = ${#ORDER[@]} - 1; i > 0; i-- )); do
+    j=$(( RANDOM % (i + 1) ))
+    t=${ORDER[i]}; ORDER[i]=${ORDER[j]}; ORDER[j]=$t
+  done
+}
 for (( r = 0; r < ROUNDS; r++ )); do
   log "bulk round $(( r + 1 ))/$ROUNDS"
-  count=${#BULK[@]}
-  for (( i = 0; i < count; i++ )); do
-    tool=${BULK[$(( (i + r) % count ))]}
-    measure bulk "$tool" "run_$tool"
-  done
+  shuffled $(( SEED + r )) "${BULK[@]}"
+  for tool in "${ORDER[@]}"; do measure bulk "$tool" "run_$tool"; done
 done
 
 # 6. Single file.
@@ -165,7 +176,8 @@ if [[ $MODE == full ]]; then ONE=(fcmlint jq cjs); else ONE=(fcmlint); fi
 log "single-file latency: $RUNS runs on $SMALL ($SMALL_BYTES bytes)"
 for tool in "${ONE[@]}"; do "one_$tool"; done
 for (( r = 0; r < RUNS; r++ )); do
-  for tool in "${ONE[@]}"; do measure single "$tool" "one_$tool"; done
+  shuffled $(( SEED + 1000 + r )) "${ONE[@]}"
+  for tool in "${ORDER[@]}"; do measure single "$tool" "one_$tool"; done
 done
 
 # 6b. A stream: the set ten times over as one NDJSON file (a compact document per line), through
@@ -250,7 +262,7 @@ print("## fcmlint side by side: %d send requests (%.1f MB), %s" % (files, mb, da
 print()
 print("Machine: %s cores, %s, %s RAM; %s, %s; load average at the end %s." % (e["CORES"], e["CPU"], e["MEMORY"], e["OS"], e["KERNEL"], e["LOAD"]))
 print("fcmlint %s (%s, release build); jq %s; check-jsonschema %s (Python %s)." % (e["COMMIT"], e["SWIFT"], e["JQ"].replace("jq-", ""), e["CJS"], e["PYTHON"]))
-print("Bulk: median of %s interleaved rounds after a warm-up, files in the page cache; cat, jq and check-jsonschema get the"
+print("Bulk: median of %s interleaved rounds (each in a seeded random order) after a warm-up, files in the page cache; cat, jq and check-jsonschema get the"
       " file names from `find -print0 | xargs -0 -s %s` (%s process%s each for this set), fcmlint a folder argument"
       " (and, for comparison, the same xargs). Single file: median of %s interleaved runs on a %s-byte request."
       % (e["ROUNDS"], e["XARGS_SIZE"], e["BATCHES"], "" if e["BATCHES"] == "1" else "es", e["RUNS"], e["SMALL_BYTES"]))
