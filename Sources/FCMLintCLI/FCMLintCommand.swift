@@ -30,6 +30,7 @@ public struct FCMLintCommand: ParsableCommand {
     // full disk, not kill the process.
     signal(SIGXFSZ, SIG_IGN)
     do {
+      // Most runs are plain `lint` lines, read without the parser's reflection (PlainArguments.swift).
       if let settings = LintSettings(plainArguments: arguments) {
         try settings.run()
         return ExitStatus.clean.rawValue

@@ -130,7 +130,8 @@ public struct FixSpec: Sendable, Equatable {
 // MARK: - Compiling
 
 /// What compiling a rule pack shares between its rules: each distinct pattern and path is compiled
-/// once (the built-in pack writes 250 paths, 100-odd of them distinct, at each start).
+/// once (the built-in pack writes 250 paths, 144 of them distinct, and 35 patterns, 19 distinct).
+/// Only the thread loading the pack uses it.
 public final class CompileCache {
   var patterns: [String: LinearRegex] = [:]
   var paths: [String: JSONPath] = [:]
