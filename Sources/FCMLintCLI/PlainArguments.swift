@@ -39,7 +39,7 @@ extension LintSettings {
   ]
 
   /// The options that take a value (for `FCMLintCommand.separatePaths`).
-  static var optionsWithValues: Set<String> { Set(plainOptions.filter { $0.value.kind != .flag }.keys) }
+  static let optionsWithValues: Set<String> = Set(plainOptions.filter { $0.value.kind != .flag }.keys)
 
   /// The words swift-argument-parser may take for a subcommand (or help) wherever they stand.
   private static let commandWords: Set<String> = ["lint", "rules", "explain", "help"]

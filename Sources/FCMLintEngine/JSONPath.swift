@@ -261,6 +261,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Calls `body` with every node the path selects (`select` without building an array).
+  /// Inlined, so a path without wildcards costs its callers one `resolveOne`, with no closure.
+  @inline(__always)
   public func forEachNode(in document: JSONDocument, from current: NodeID = JSONDocument.root, _ body: (NodeID) -> Void) {
     if isSingular {
       if case .found(let id)? = resolveOne(in: document, from: current) { body(id) }

@@ -47,29 +47,15 @@ struct Consistent: RuleFunction {
   private func comparison(_ target: JSONPath.Resolution, _ context: FunctionContext) -> (values: [NodeID], expected: NodeID)? {
     let document = context.document
     guard case .found(let base) = target else { return nil }
-    // By index, and without a closure for paths that lead to one place (all of the built-in
-    // pack's): this runs on every message, and most have one image or none.
     var values: [NodeID] = []
-    for i in paths.indices {
-      if paths[i].isSingular {
-        if case .found(let id)? = paths[i].resolveOne(in: document, from: base), document.kind(id) == .string {
-          values.append(id)
-        }
-      } else {
-        paths[i].forEachNode(in: document, from: base) { id in
-          if document.kind(id) == .string { values.append(id) }
-        }
+    for i in paths.indices {  // by index: a `for path in` copy retained each path
+      paths[i].forEachNode(in: document, from: base) { id in
+        if document.kind(id) == .string { values.append(id) }
       }
     }
     var reference: NodeID? = nil
-    if let path = self.reference {
-      if path.isSingular {
-        if case .found(let id)? = path.resolveOne(in: document, from: base) { reference = id }
-      } else {
-        path.forEachNode(in: document, from: base) { id in
-          if reference == nil { reference = id }
-        }
-      }
+    self.reference?.forEachNode(in: document, from: base) { id in
+      if reference == nil { reference = id }
     }
     if let reference, document.kind(reference) == .string { return (values, reference) }
     guard values.count >= 2 else { return nil }

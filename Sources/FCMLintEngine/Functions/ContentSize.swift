@@ -48,17 +48,9 @@ struct ContentSize: RuleFunction {
 
   /// The total over every path, without naming the parts.
   private func size(_ context: FunctionContext) -> Int {
-    // By index and without a closure for paths that lead to one place (all of the built-in
-    // pack's): nothing retained per path, and this runs on every message.
     var size = 0
-    for i in paths.indices {
-      if paths[i].isSingular {
-        if case .found(let id)? = paths[i].resolveOne(in: context.document, from: context.given) {
-          size += Self.contentBytes(id, in: context.document)
-        }
-      } else {
-        paths[i].forEachNode(in: context.document, from: context.given) { size += Self.contentBytes($0, in: context.document) }
-      }
+    for i in paths.indices {  // by index: a `for path in` copy retained each path
+      paths[i].forEachNode(in: context.document, from: context.given) { size += Self.contentBytes($0, in: context.document) }
     }
     return size
   }
