@@ -7,24 +7,20 @@ public struct RuleSet: Sendable {
   public private(set) var rules: [Rule] = []
   /// The schemas rule files may name (the built-in fcm-v1 among them).
   public private(set) var resources = RuleResources()
+  /// The names the built-in pack's rules use (`rules/aliases.yml`), which user rules may use too.
+  public private(set) var aliases = Aliases()
   private var index: [String: Int] = [:]
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
-  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
-  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
+  /// Loads the built-in pack as the build embeds it: its aliases file and rule files as trees.
+  public init(builtin rules: [EmbeddedRule], aliases: DataValue?, schemas: [(path: String, json: String)]) throws(ConfigurationError) {
     resources = try Self.loadSchemas(schemas)
-    for file in files {
-      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources))
-    }
-  }
-
-  /// Builds the built-in pack from the specs the build wrote as code (see `RuleSpec`): no rule
-  /// text is read, only compiled.
-  public init(builtin specs: [RuleSpec], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
-    resources = try Self.loadSchemas(schemas)
+    if let aliases { self.aliases = try Aliases().adding(aliases) }
     let cache = CompileCache()
-    for spec in specs { try add(spec.compile(resources: resources, cache: cache)) }
+    for rule in rules {
+      try add(RuleLoader.load(rule.tree, documentation: rule.documentation, isBuiltin: true, resources: resources, aliases: self.aliases, cache: cache))
+    }
   }
 
   /// Reads schema files (name: their `name` member).
@@ -37,7 +33,8 @@ public struct RuleSet: Sendable {
     return resources
   }
 
-  /// Adds every `*.yml` / `*.yaml` file below `directory`, in sorted order.
+  /// Adds every `*.yml` / `*.yaml` file below `directory`, in sorted order. An `aliases.yml`
+  /// directly in `directory` is not a rule: it adds names for the rules of this folder (see `Aliases`).
   public mutating func addDirectory(_ directory: String) throws(ConfigurationError) {
     guard FileSystem.kind(directory) == .directory else {
       throw ConfigurationError(file: directory, line: 1, column: 1, message: "rule folder not found (or not a directory)")
@@ -46,17 +43,27 @@ public struct RuleSet: Sendable {
     if let error = errors.first {
       throw ConfigurationError(file: error.path, line: 1, column: 1, message: error.message)
     }
-    for file in files {
-      let bytes: [UInt8]
-      switch FileSystem.read(file, limit: 1 << 20) {
-      case .success(let b): bytes = b
-      case .failure(let e): throw ConfigurationError(file: file, line: 1, column: 1, message: e.message)
-      }
-      guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw ConfigurationError(file: file, line: 1, column: 1, message: "a rule file must be UTF-8 text")
-      }
-      try add(RuleLoader.load(text: text, file: file, resources: resources))
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    let aliasesFile = prefix + Aliases.fileName
+    var aliases = self.aliases
+    if files.contains(aliasesFile) { aliases = try aliases.adding(DataValue.parse(yaml: Self.read(aliasesFile), file: aliasesFile)) }
+    let cache = CompileCache()
+    for file in files where file != aliasesFile {
+      try add(RuleLoader.load(DataValue.parse(yaml: Self.read(file), file: file), isBuiltin: false, resources: resources, aliases: aliases, cache: cache))
     }
+  }
+
+  /// A rule or aliases file's text.
+  static func read(_ file: String) throws(ConfigurationError) -> String {
+    let bytes: [UInt8]
+    switch FileSystem.read(file, limit: 1 << 20) {
+    case .success(let b): bytes = b
+    case .failure(let e): throw ConfigurationError(file: file, line: 1, column: 1, message: e.message)
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw ConfigurationError(file: file, line: 1, column: 1, message: "a rule file must be UTF-8 text")
+    }
+    return text
   }
 
   public mutating func add(_ rule: Rule) throws(ConfigurationError) {
@@ -74,4 +81,16 @@ public struct RuleSet: Sendable {
   public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }
 
   public var ids: [String] { rules.map(\.id).sorted() }
+}
+
+/// A built-in rule file as the build embeds it: its tree without the documentation keys, and the
+/// code that builds the tree of those keys (see `RuleLoader.load`).
+public struct EmbeddedRule: Sendable {
+  public var tree: DataValue
+  public var documentation: @Sendable () -> DataValue
+
+  public init(tree: DataValue, documentation: @escaping @Sendable () -> DataValue) {
+    self.tree = tree
+    self.documentation = documentation
+  }
 }
