@@ -231,8 +231,13 @@ struct RuleReader {
     case .strings:
       var strings: [String] = []
       for item in try aliases.definition(written).oneOrMany(what: what) {
-        // An item naming a list definition stands for its items.
-        for item in try aliases.definition(item).oneOrMany(what: what) { strings.append(try item.string(what: "each item of \(what)")) }
+        // An item naming a list definition stands for its items, one naming a mapping for its keys.
+        let named = try aliases.definition(item)
+        if case .scalar = item.node, case .mapping = named.node {
+          for (key, _, _) in try named.mapping(what: what) { strings.append(key) }
+          continue
+        }
+        for item in named.oneOrMany(what: what) { strings.append(try item.string(what: "each item of \(what)")) }
       }
       return .strings(strings)
     case .bool: return .bool(try written.bool(what: what))
@@ -246,7 +251,7 @@ struct RuleReader {
       return .paths(paths)
     case .stringMap:
       var map: [String: String] = [:]
-      for (key, _, value) in try written.mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
+      for (key, _, value) in try aliases.definition(written).mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
       return .stringMap(map)
     case .pattern: return .pattern(try pattern(try aliases.definition(written), what: what))
     }
