@@ -20,7 +20,7 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 /// A rule or config document as a plain tree with positions. User files arrive as YAML (see
 /// `YAMLReader`); the built-in pack arrives as Swift code that embed-rules writes from the same
 /// trees, so starting fcmlint parses no YAML. Public for that generated code.
-public indirect enum DataNode: Sendable {
+public enum DataNode: Sendable {
   public enum ScalarKind: Sendable { case string, int, float, bool, null }
   case scalar(String, ScalarKind, quoted: Bool)
   case mapping([(key: DataValue, value: DataValue)])
