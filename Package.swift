@@ -72,9 +72,9 @@ let package = Package(
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
-    // Checks each rule file completely and embeds its JSON form (for docs and `explain`) and its
-    // spec as Swift code (for linting): a broken built-in rule fails the build with its line and
-    // column, and starting fcmlint parses no rule text.
+    // Checks each rule file completely and embeds its tree as Swift code, the documentation apart:
+    // a broken built-in rule fails the build with its line and column, and starting fcmlint
+    // parses no rule text.
     .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
@@ -111,7 +111,7 @@ let package = Package(
     .testTarget(
       name: "FCMLintWorkspaceTests",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintWorkspace", "FCMLintTestSupport", "FCMLintRuleTestSupport",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintTestSupport", "FCMLintRuleTestSupport",
       ]),
     .testTarget(
       name: "FCMLintCLITests",

@@ -9,7 +9,9 @@ struct RuleExampleTests: BuildToolPlugin {
     let rulesDirectory = context.package.directoryURL.appending(path: "rules")
     var files: [URL] = []
     if let walker = FileManager.default.enumerator(at: rulesDirectory, includingPropertiesForKeys: nil) {
-      for case let url as URL in walker where ["yml", "yaml"].contains(url.pathExtension) {
+      // rules/aliases.yml names paths and values for the rules; it is not a rule.
+      let aliases = rulesDirectory.appending(path: "aliases.yml").standardizedFileURL.path
+      for case let url as URL in walker where ["yml", "yaml"].contains(url.pathExtension) && url.standardizedFileURL.path != aliases {
         files.append(url)
       }
     }

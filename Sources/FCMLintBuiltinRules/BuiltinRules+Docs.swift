@@ -1,5 +1,2 @@
-// `BuiltinRules.files` is generated at build time by the EmbedRules plugin from rules/**/*.yml.
-extension BuiltinRules {
-  /// The number of built-in rule files.
-  public static var count: Int { files.count }
-}
+// `BuiltinRules` is generated at build time by the EmbedRules plugin (Sources/embed-rules) from
+// rules/**/*.yml and rules/schema/*.json; this target holds nothing else.

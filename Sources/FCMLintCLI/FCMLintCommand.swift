@@ -134,8 +134,8 @@ struct RuleOptions: ParsableArguments {
 
   var sources: RuleSources { RuleSources(config: config, rules: rules) }
 
-  func loadOrReport(documented: Bool = true) throws -> (RuleSet, Config) {
-    try sources.loadOrReport(documented: documented)
+  func loadOrReport() throws -> (RuleSet, Config) {
+    try sources.loadOrReport()
   }
 }
 
@@ -145,9 +145,8 @@ struct RuleSources: Equatable {
   var config: String? = nil
   var rules: [String] = []
 
-  /// The rules and config of this run; `documented: false` loads the built-in pack without its
-  /// descriptions and examples (enough to lint).
-  func load(documented: Bool = true) throws(ConfigurationError) -> (RuleSet, Config) {
+  /// The rules and config of this run.
+  func load() throws(ConfigurationError) -> (RuleSet, Config) {
     var config = Config()
     let configPath = self.config ?? Config.discover(from: FileSystem.currentDirectory())
     if let configPath {
@@ -161,16 +160,16 @@ struct RuleSources: Equatable {
       }
       config = try Config.load(text: text, file: configPath)
     }
-    var ruleSet = try BuiltinPack.load(documented: documented)
+    var ruleSet = try BuiltinPack.load()
     for directory in config.ruleDirectories + rules { try ruleSet.addDirectory(directory) }
     try config.validate(against: ruleSet)
     return (ruleSet, config)
   }
 
   /// `load()`, with a broken rule or config file reported on standard error and exit 2.
-  func loadOrReport(documented: Bool = true) throws -> (RuleSet, Config) {
+  func loadOrReport() throws -> (RuleSet, Config) {
     do {
-      return try load(documented: documented)
+      return try load()
     } catch {
       throw reportConfigurationError(error)
     }

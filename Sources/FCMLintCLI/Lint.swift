@@ -149,7 +149,7 @@ extension LintSettings {
   }
 
   func run() throws {
-    let (ruleSet, config) = try ruleSources.loadOrReport(documented: false)  // linting reads no descriptions or examples
+    let (ruleSet, config) = try ruleSources.loadOrReport()
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
     let limits = try self.limits(over: config.limits)  // checked by validate()

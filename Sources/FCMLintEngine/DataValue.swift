@@ -18,10 +18,10 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A rule or config document as a plain tree with positions. User files arrive as YAML (see
-/// `DataValue+YAML`); the built-in pack arrives as JSON converted at build time, so starting
-/// fcmlint parses no YAML.
-package indirect enum DataNode: Sendable {
-  package enum ScalarKind: Sendable { case string, int, float, bool, null }
+/// `YAMLReader`); the built-in pack arrives as Swift code that embed-rules writes from the same
+/// trees, so starting fcmlint parses no YAML. Public for that generated code.
+public enum DataNode: Sendable {
+  public enum ScalarKind: Sendable { case string, int, float, bool, null }
   case scalar(String, ScalarKind, quoted: Bool)
   case mapping([(key: DataValue, value: DataValue)])
   case sequence([DataValue])
@@ -30,11 +30,23 @@ package indirect enum DataNode: Sendable {
 /// A node with the file and position it came from, and typed accessors that fail with that
 /// position. Rule and config files are read only through this, so every mistake in them is
 /// reported the same way.
-package struct DataValue: Sendable {
-  package let node: DataNode
-  package let file: String
-  package let line: Int
-  package let column: Int
+public struct DataValue: Sendable {
+  public let node: DataNode
+  public let file: String
+  public let line: Int
+  public let column: Int
+
+  public init(node: DataNode, file: String, line: Int, column: Int) {
+    self.node = node
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  /// Reads one YAML document (see `YAMLReader`).
+  public init(yaml text: String, file: String) throws(ConfigurationError) {
+    self = try Self.parse(yaml: text, file: file)
+  }
 
   package func fail(_ message: String) -> ConfigurationError {
     ConfigurationError(file: file, line: line, column: column, message: message)
@@ -150,62 +162,6 @@ package struct DataValue: Sendable {
   package static func suggestion(_ name: String, _ candidates: [String]) -> String {
     guard let best = closest(to: name, in: candidates) else { return "" }
     return "; did you mean '\(best)'?"
-  }
-}
-
-extension DataValue {
-  /// Reads the JSON form of a rule file (what the build embeds for the built-in pack). Positions
-  /// are those of the JSON text; built-in rules are checked in their YAML form by the tests.
-  static func parse(json bytes: [UInt8], file: String) throws(ConfigurationError) -> DataValue {
-    let document: JSONDocument
-    // The build's own output: no string length limit (a rule's text is as long as it is).
-    switch JSONParser.parse(bytes, options: JSONParser.Options(maxStringLength: .max)) {
-    case .success(let d): document = d
-    case .failure(let e): throw ConfigurationError(file: file, line: 1, column: e.offset + 1, message: "invalid embedded rule: \(e.message)")
-    }
-    let locator = SourceLocator(bytes: bytes)
-    func convert(_ id: NodeID) -> DataValue {
-      let node = document[id]
-      let position = locator.bytePosition(of: Int(node.start))
-      let data: DataNode
-      switch node.kind {
-      case .object:
-        data = .mapping(document.children(id).map { child in
-          let keyPosition = locator.bytePosition(of: Int(document[child].keyStart))
-          let key = DataValue(node: .scalar(document.key(child)!, .string, quoted: true), file: file, line: keyPosition.line, column: keyPosition.column)
-          return (key, convert(child))
-        })
-      case .array: data = .sequence(document.children(id).map(convert))
-      case .string: data = .scalar(document.string(id)!, .string, quoted: true)
-      case .number:
-        let text = document.rawText(id)
-        data = .scalar(text, text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? .float : .int, quoted: false)
-      case .true: data = .scalar("true", .bool, quoted: false)
-      case .false: data = .scalar("false", .bool, quoted: false)
-      case .null: data = .scalar("null", .null, quoted: false)
-      }
-      return DataValue(node: data, file: file, line: position.line, column: position.column)
-    }
-    return convert(JSONDocument.root)
-  }
-
-  /// The JSON text of this tree (what `embed-rules` writes for the built-in pack).
-  var jsonText: String {
-    switch node {
-    case .scalar(let s, let kind, _):
-      switch kind {
-      case .string: return JSONText.quote(s)
-      case .null: return "null"
-      case .bool: return ["true", "yes", "on", "y"].contains(s.lowercased()) ? "true" : "false"
-      case .int, .float: return Self.parseNumber(s).map(JSONText.number) ?? JSONText.quote(s)
-      }
-    case .sequence(let items): return "[" + items.map(\.jsonText).joined(separator: ",") + "]"
-    case .mapping(let members):
-      return "{" + members.map { k, v in
-        guard case .scalar(let name, _, _) = k.node else { return "" }
-        return JSONText.quote(name) + ":" + v.jsonText
-      }.joined(separator: ",") + "}"
-    }
   }
 }
 

@@ -6,7 +6,11 @@ public struct Rule: Sendable {
   public var id: String
   public var severity: Severity
   public var summary: String
-  public var description: String
+  /// The description and examples, built when first asked for (see `DocumentationSource`).
+  public var documentation: Documentation { documentationSource.documentation }
+  public var description: String { documentation.description }
+  public var examples: Examples { documentation.examples }
+  let documentationSource: DocumentationSource
   public var docs: String
   public var given: [JSONPath]
   public var when: [Condition]
@@ -14,7 +18,6 @@ public struct Rule: Sendable {
   public var message: MessageTemplate?
   /// The mechanical correction offered for each finding, if the right change is unambiguous.
   public var fix: RuleFix?
-  public var examples: Examples
   /// The file the rule was read from (`rules/...` for the built-in pack).
   public var source: String
   public var isBuiltin: Bool
@@ -44,6 +47,54 @@ public struct Rule: Sendable {
     case check(Check)
     case anyOf([Condition])
     case not(Condition)
+  }
+
+  init(
+    id: String, severity: Severity, summary: String, documentation: DocumentationSource, docs: String, given: [JSONPath],
+    when: [Condition], then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool,
+    idLine: Int, idColumn: Int
+  ) {
+    self.id = id
+    self.severity = severity
+    self.summary = summary
+    self.documentationSource = documentation
+    self.docs = docs
+    self.given = given
+    self.when = when
+    self.then = then
+    self.message = message
+    self.fix = fix
+    self.source = source
+    self.isBuiltin = isBuiltin
+    self.idLine = idLine
+    self.idColumn = idColumn
+  }
+
+  /// What only `rules`, `explain` and the tests read.
+  public struct Documentation: Sendable, Equatable {
+    public var description: String
+    public var examples: Examples
+  }
+
+  /// A user's rule file is read whole, so its documentation is checked when it loads. The
+  /// built-in pack embeds its documentation apart, as code that builds the tree of those keys:
+  /// a run that only lints never builds it. The build loaded that tree, so it cannot fail here.
+  enum DocumentationSource: Sendable {
+    case loaded(Documentation)
+    case later(@Sendable () -> DataValue)
+
+    var documentation: Documentation {
+      switch self {
+      case .loaded(let documentation): return documentation
+      case .later(let tree):
+        let root = tree()
+        do {
+          return try RuleLoader.documentation(root)
+        } catch {
+          preconditionFailure("embed-rules checked this documentation: \(error)")
+        }
+      }
+    }
   }
 
   public struct Examples: Sendable, Equatable {

@@ -1,50 +1,41 @@
 import FCMLintJSON
+import LinearRegex
 
-/// Reads a rule file. Every mistake (bad YAML, an unknown key, a bad path, an unknown function,
-/// bad options, an unknown placeholder) is a `ConfigurationError` with the file's line and column:
-/// a rule never silently does nothing.
+/// Reads a rule: the one way from a rule file's tree (`DataValue`, from a user's YAML or from the
+/// code the build writes for the built-in pack) to the `Rule` that lints. Each key is checked and
+/// compiled (paths, patterns, messages, functions) where it is read, so a new rule key is read
+/// here and nowhere else. Every mistake (bad YAML, an unknown key, a bad path, an unknown function,
+/// bad options, an unknown placeholder or alias) is a `ConfigurationError` with the file's line
+/// and column: a rule never silently does nothing.
 public enum RuleLoader {
   static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "fix", "examples"]
+  /// The keys only `rules`, `explain` and the tests read. The built-in pack embeds them apart
+  /// from the rest (see `EmbeddedRule`), so a run that only lints never builds them.
+  public static let documentationKeys = ["description", "examples"]
   static let checkKeys = ["field", "function", "options", "message"]
   static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
 
   /// Loads a rule from its YAML text.
-  public static func load(text: String, file: String, isBuiltin: Bool = false, resources: RuleResources = RuleResources()) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin, resources: resources)
+  public static func load(
+    text: String, file: String, isBuiltin: Bool = false, resources: RuleResources = RuleResources(), aliases: Aliases = Aliases()
+  ) throws(ConfigurationError) -> Rule {
+    try load(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin, resources: resources, aliases: aliases)
   }
 
-  /// Loads a rule from the JSON form the build embeds for the built-in pack (see `embeddedJSON`).
-  public static func load(embeddedJSON text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> Rule {
-    try load(DataValue.parse(json: Array(text.utf8), file: file), isBuiltin: true, resources: resources)
-  }
-
-  /// The spec of a rule file (what embed-rules writes as Swift for the built-in pack).
-  public static func spec(yaml text: String, file: String, isBuiltin: Bool = false) throws(ConfigurationError) -> RuleSpec {
-    try spec(DataValue.parse(yaml: text, file: file), isBuiltin: isBuiltin)
-  }
-
-  /// Checks a rule file completely and returns its JSON form, which loads without a YAML parser:
-  /// the build embeds it for the docs and `explain`, so a broken built-in rule fails the build
-  /// with its line and column.
-  public static func embeddedJSON(yaml text: String, file: String, resources: RuleResources) throws(ConfigurationError) -> String {
-    let value = try DataValue.parse(yaml: text, file: file)
-    _ = try load(value, isBuiltin: true, resources: resources)
-    return value.jsonText
-  }
-
-  static func load(_ root: DataValue, isBuiltin: Bool, resources: RuleResources) throws(ConfigurationError) -> Rule {
-    try spec(root, isBuiltin: isBuiltin).compile(resources: resources)
-  }
-
-  /// Checks a rule file's shape and returns what it states (see `RuleSpec`); `compile` does the rest.
-  static func spec(_ root: DataValue, isBuiltin: Bool) throws(ConfigurationError) -> RuleSpec {
-    let file = root.file
-    var fields: [String: (key: DataValue, value: DataValue)] = [:]
-    for (key, keyValue, value) in try root.mapping(allowed: ruleKeys, what: "a rule") { fields[key] = (keyValue, value) }
+  /// Loads a rule from its tree. With `documentation`, the tree leaves out the description and
+  /// examples, and `documentation` builds them (a tree of just those keys) when they are asked for.
+  public static func load(
+    _ root: DataValue, documentation: (@Sendable () -> DataValue)? = nil, isBuiltin: Bool, resources: RuleResources,
+    aliases: Aliases, cache: CompileCache = CompileCache()
+  ) throws(ConfigurationError) -> Rule {
+    var fields: [String: DataValue] = [:]
+    let allowed = documentation == nil ? ruleKeys : ruleKeys.filter { !documentationKeys.contains($0) }
+    for (key, _, value) in try root.mapping(allowed: allowed, what: "a rule") { fields[key] = value }
     func required(_ key: String) throws(ConfigurationError) -> DataValue {
       guard let field = fields[key] else { throw root.fail("a rule needs '\(key)'") }
-      return field.value
+      return field
     }
+    let reader = RuleReader(file: root.file, resources: resources, aliases: aliases, cache: cache)
 
     let idValue = try required("id")
     let id = try idValue.nonEmptyString(what: "id")
@@ -57,77 +48,60 @@ public enum RuleLoader {
       throw severityValue.fail("severity must be error, warning or info, not '\(severityText)'")
     }
     let summary = try required("summary").nonEmptyString(what: "summary")
-    let description = try required("description").nonEmptyString(what: "description")
+    let documentationSource: Rule.DocumentationSource
+    if let documentation {
+      documentationSource = .later(documentation)
+    } else {
+      documentationSource = .loaded(try loadDocumentation(fields, at: root))
+    }
     let docsValue = try required("docs")
     let docs = try docsValue.nonEmptyString(what: "docs")
     guard docs.hasPrefix("https://") else { throw docsValue.fail("docs must be an https:// URL of the page that states the requirement") }
 
-    var given: [Located<String>] = []
-    for item in try required("given").oneOrMany(what: "given") { given.append(try located(item, what: "given")) }
-    if given.isEmpty { throw root.fail("'given' needs at least one path") }
-
-    var then: [CheckSpec] = []
-    for item in try required("then").oneOrMany(what: "then") { then.append(try loadCheck(item)) }
-    if then.isEmpty { throw root.fail("'then' needs at least one check") }
-
-    var when: [ConditionSpec] = []
-    if let value = fields["when"]?.value {
-      for item in value.oneOrMany(what: "when") { when.append(try loadCondition(item)) }
-    }
-
-    let message = try fields["message"].map { field throws(ConfigurationError) in try located(field.value, what: "message") }
-
-    var examples = Rule.Examples(valid: [], invalid: [])
-    if let value = fields["examples"]?.value { examples = try loadExamples(value) }
-
-    let fix = try fields["fix"].map { field throws(ConfigurationError) in try loadFix(field.value) }
-
-    return RuleSpec(
-      id: id, severity: severity, summary: summary, description: description, docs: docs, given: given,
-      when: when, then: then, message: message, fix: fix, examples: examples,
-      source: file, isBuiltin: isBuiltin, idLine: idValue.line, idColumn: idValue.column)
-  }
-
-  /// A non-empty string and where it is written.
-  static func located(_ value: DataValue, what: String) throws(ConfigurationError) -> Located<String> {
-    Located(try value.nonEmptyString(what: what), line: value.line, column: value.column, quoted: value.isQuoted)
-  }
-
-  static func loadFix(_ value: DataValue) throws(ConfigurationError) -> FixSpec {
-    var fields: [String: DataValue] = [:]
-    let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues"]
-    for (key, _, v) in try value.mapping(allowed: allowed, what: "fix") { fields[key] = v }
-    let kinds = ["set", "renameKey", "replaceValue", "moveInto", "replacePattern"].filter { fields[$0] != nil }
-    guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, moveInto, replacePattern") }
-    let kind = kinds[0]
-    if fields["value"] != nil && kind != "set" { throw fields["value"]!.fail("'value' goes with 'set'") }
-    if fields["with"] != nil && kind != "replacePattern" { throw fields["with"]!.fail("'with' goes with 'replacePattern'") }
-    let action: FixSpec.Action
-    switch kind {
-    case "set":
-      guard let v = fields["value"] else { throw value.fail("'set' needs 'value'") }
-      action = .set(try located(fields["set"]!, what: "set"), try v.literal())
-    case "renameKey": action = .renameKey(try located(fields["renameKey"]!, what: "message"))
-    case "replaceValue": action = .replaceValue(try located(fields["replaceValue"]!, what: "message"))
-    case "moveInto": action = .moveInto(try located(fields["moveInto"]!, what: "moveInto"))
-    default:
-      guard let with = fields["with"] else { throw value.fail("'replacePattern' needs 'with'") }
-      action = .replacePattern(try located(fields["replacePattern"]!, what: "option 'replacePattern'"), with: try with.string(what: "with"))
-    }
-    let description = try fields["description"].map { v throws(ConfigurationError) in try located(v, what: "message") }
-    var onlyTypes: [String]? = nil
-    if let v = fields["onlyTypes"] {
-      onlyTypes = try v.strings(what: "onlyTypes")
-      for t in onlyTypes! where !["object", "array", "string", "number", "boolean", "null"].contains(t) {
-        throw v.fail("unknown type '\(t)' in onlyTypes (types: object, array, string, number, boolean, null)")
+    var given: [JSONPath] = []
+    for item in try required("given").oneOrMany(what: "given") {
+      for path in try reader.paths(item, what: "given") {
+        guard path.anchor == .root else { throw item.fail("a 'given' path starts at the document root, '$'") }
+        given.append(path)
       }
     }
-    var onlyValues: [LiteralValue]? = nil
-    if let v = fields["onlyValues"] {
-      onlyValues = []
-      for item in try v.sequence(what: "onlyValues") { onlyValues!.append(try item.literal()) }
+    if given.isEmpty { throw root.fail("'given' needs at least one path") }
+
+    var placeholders = enginePlaceholderNames
+    var then: [Rule.Check] = []
+    for item in try required("then").oneOrMany(what: "then") {
+      let check = try reader.check(item)
+      placeholders.formUnion(type(of: check.function).placeholders)
+      then.append(check)
     }
-    return FixSpec(action: action, kinds: onlyTypes, values: onlyValues, description: description)
+    if then.isEmpty { throw root.fail("'then' needs at least one check") }
+
+    var when: [Rule.Condition] = []
+    if let value = fields["when"] {
+      for item in value.oneOrMany(what: "when") { when.append(try reader.condition(item)) }
+    }
+
+    let message = try fields["message"].map { value throws(ConfigurationError) in try reader.template(value, allowed: placeholders) }
+    let fix = try fields["fix"].map { value throws(ConfigurationError) in try reader.fix(value, placeholders: placeholders) }
+
+    return Rule(
+      id: id, severity: severity, summary: summary, documentation: documentationSource, docs: docs, given: given,
+      when: when, then: then, message: message, fix: fix, source: root.file, isBuiltin: isBuiltin,
+      idLine: idValue.line, idColumn: idValue.column)
+  }
+
+  /// The description and examples of a tree holding just those keys (see `load`'s `documentation`).
+  public static func documentation(_ root: DataValue) throws(ConfigurationError) -> Rule.Documentation {
+    var fields: [String: DataValue] = [:]
+    for (key, _, value) in try root.mapping(allowed: documentationKeys, what: "a rule's documentation") { fields[key] = value }
+    return try loadDocumentation(fields, at: root)
+  }
+
+  static func loadDocumentation(_ fields: [String: DataValue], at root: DataValue) throws(ConfigurationError) -> Rule.Documentation {
+    guard let descriptionValue = fields["description"] else { throw root.fail("a rule needs 'description'") }
+    let description = try descriptionValue.nonEmptyString(what: "description")
+    let examples = try fields["examples"].map(loadExamples) ?? Rule.Examples()
+    return Rule.Documentation(description: description, examples: examples)
   }
 
   static func isRuleID(_ id: String) -> Bool {
@@ -135,69 +109,6 @@ public enum RuleLoader {
     return parts.allSatisfy { part in
       !part.isEmpty && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     } && id.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
-  }
-
-  static func loadCheck(_ value: DataValue) throws(ConfigurationError) -> CheckSpec {
-    var fields: [String: DataValue] = [:]
-    for (key, _, v) in try value.mapping(allowed: checkKeys, what: "a check") { fields[key] = v }
-    guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
-    let name = try functionValue.nonEmptyString(what: "function")
-    guard let function = FunctionRegistry.function(named: name) else {
-      throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, FunctionRegistry.all.map { $0.name })) (available: \(FunctionRegistry.all.map { $0.name }.sorted().joined(separator: ", ")))")
-    }
-    let field = try fields["field"].map { v throws(ConfigurationError) in try located(v, what: "field") }
-    let options = try loadOptions(fields["options"], for: function, at: functionValue)
-    let optionsAt = fields["options"] ?? functionValue
-    let message = try fields["message"].map { m throws(ConfigurationError) in try located(m, what: "message") }
-    return CheckSpec(
-      field: field, function: name, options: options, optionsLine: optionsAt.line, optionsColumn: optionsAt.column, message: message)
-  }
-
-  static func loadCondition(_ value: DataValue) throws(ConfigurationError) -> ConditionSpec {
-    if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
-      let inner = m[0].value
-      if key == "not" { return .not(try loadCondition(inner)) }
-      var conditions: [ConditionSpec] = []
-      for item in try inner.sequence(what: "anyOf") { conditions.append(try loadCondition(item)) }
-      if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
-      return .anyOf(conditions)
-    }
-    return .check(try loadCheck(value))
-  }
-
-  static func loadOptions(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> [String: OptionSource] {
-    let specs = function.options
-    var options: [String: OptionSource] = [:]
-    if let value {
-      let entries = try value.mapping(allowed: specs.map { $0.name }, what: "the options of '\(function.name)'")
-      for (key, _, v) in entries {
-        let spec = specs.first { $0.name == key }!
-        options[key] = try loadOption(v, spec)
-      }
-    }
-    for spec in specs where spec.required && options[spec.name] == nil {
-      throw (value ?? functionValue).fail("function '\(function.name)' needs the option '\(spec.name)' (\(spec.summary))")
-    }
-    return options
-  }
-
-  static func loadOption(_ v: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionSource {
-    let what = "option '\(spec.name)'"
-    switch spec.kind {
-    case .string: return .string(try v.string(what: what))
-    case .strings: return .strings(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try item.string(what: "each item of \(what)") })
-    case .bool: return .bool(try v.bool(what: what))
-    case .number: return .number(try v.number(what: what))
-    case .integer: return .number(Double(try v.integer(what: what)))
-    case .value: return .value(try v.literal())
-    case .path: return .path(try located(v, what: what))
-    case .paths: return .paths(try v.oneOrMany(what: what).map { item throws(ConfigurationError) in try located(item, what: what) })
-    case .stringMap:
-      var map: [String: String] = [:]
-      for (key, _, value) in try v.mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
-      return .stringMap(map)
-    case .pattern: return .pattern(try located(v, what: what))
-    }
   }
 
   static func loadExamples(_ value: DataValue) throws(ConfigurationError) -> Rule.Examples {
@@ -240,5 +151,203 @@ public enum RuleLoader {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
     return Rule.Example(json: json, pointers: pointers, line: item.line, input: input, fixed: fixed)
+  }
+}
+
+/// What loading a rule pack shares between its rules: each distinct pattern and path is compiled
+/// once (the built-in pack writes many paths and patterns more than once). Only the thread loading
+/// the pack uses it.
+public final class CompileCache {
+  var patterns: [String: LinearRegex] = [:]
+  var paths: [String: JSONPath] = [:]
+  public init() {}
+}
+
+/// Reads the parts of one rule file that compile: checks, conditions, paths, options, messages
+/// and fixes, each failing at the position it is written.
+struct RuleReader {
+  let file: String
+  let resources: RuleResources
+  let aliases: Aliases
+  let cache: CompileCache
+
+  func check(_ value: DataValue) throws(ConfigurationError) -> Rule.Check {
+    var fields: [String: DataValue] = [:]
+    for (key, _, v) in try value.mapping(allowed: RuleLoader.checkKeys, what: "a check") { fields[key] = v }
+    guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
+    let name = try functionValue.nonEmptyString(what: "function")
+    guard let function = FunctionRegistry.function(named: name) else {
+      let names = FunctionRegistry.all.map { $0.name }
+      throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, names)) (available: \(names.sorted().joined(separator: ", ")))")
+    }
+    let field = try fields["field"].map { v throws(ConfigurationError) in try path(v, what: "field") }
+    let options = try self.options(fields["options"], for: function, at: functionValue)
+    // A problem the function itself finds with its options is reported at the options, or at
+    // the function's name when there are none.
+    let optionsAt = fields["options"] ?? functionValue
+    let instance: any RuleFunction
+    do {
+      instance = try function.init(options: options)
+    } catch {
+      throw optionsAt.fail("\(name): \(error.message)")
+    }
+    let message = try fields["message"].map { m throws(ConfigurationError) in
+      try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
+    }
+    return Rule.Check(field: field, function: instance, functionName: name, message: message)
+  }
+
+  func condition(_ value: DataValue) throws(ConfigurationError) -> Rule.Condition {
+    if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
+      let inner = m[0].value
+      if key == "not" { return .not(try condition(inner)) }
+      var conditions: [Rule.Condition] = []
+      for item in try inner.sequence(what: "anyOf") { conditions.append(try condition(item)) }
+      if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
+      return .anyOf(conditions)
+    }
+    return .check(try check(value))
+  }
+
+  func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
+    let specs = function.options
+    var options = FunctionOptions(resources: resources)
+    if let value {
+      let entries = try value.mapping(allowed: specs.map { $0.name }, what: "the options of '\(function.name)'")
+      for (key, _, v) in entries {
+        let spec = specs.first { $0.name == key }!
+        options.values[key] = try option(v, spec)
+      }
+    }
+    for spec in specs where spec.required && options.values[spec.name] == nil {
+      throw (value ?? functionValue).fail("function '\(function.name)' needs the option '\(spec.name)' (\(spec.summary))")
+    }
+    return options
+  }
+
+  func option(_ written: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
+    let what = "option '\(spec.name)'"
+    switch spec.kind {
+    case .string: return .string(try written.string(what: what))
+    case .strings:
+      var strings: [String] = []
+      for item in try aliases.definition(written).oneOrMany(what: what) {
+        // An item naming a list definition stands for its items, one naming a mapping for its keys.
+        let named = try aliases.definition(item)
+        if case .scalar = item.node, case .mapping = named.node {
+          for (key, _, _) in try named.mapping(what: what) { strings.append(key) }
+          continue
+        }
+        for item in named.oneOrMany(what: what) { strings.append(try item.string(what: "each item of \(what)")) }
+      }
+      return .strings(strings)
+    case .bool: return .bool(try written.bool(what: what))
+    case .number: return .number(try written.number(what: what))
+    case .integer: return .number(Double(try written.integer(what: what)))
+    case .value: return .value(try written.literal())
+    case .path: return .path(try path(written, what: what))
+    case .paths:
+      var paths: [JSONPath] = []
+      for item in written.oneOrMany(what: what) { paths += try self.paths(item, what: what) }
+      return .paths(paths)
+    case .stringMap:
+      var map: [String: String] = [:]
+      for (key, _, value) in try aliases.definition(written).mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
+      return .stringMap(map)
+    case .pattern: return .pattern(try pattern(try aliases.definition(written), what: what))
+    }
+  }
+
+  func fix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> RuleFix {
+    var fields: [String: DataValue] = [:]
+    let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues"]
+    for (key, _, v) in try value.mapping(allowed: allowed, what: "fix") { fields[key] = v }
+    let kinds = ["set", "renameKey", "replaceValue", "moveInto", "replacePattern"].filter { fields[$0] != nil }
+    guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, moveInto, replacePattern") }
+    let kind = kinds[0]
+    if fields["value"] != nil && kind != "set" { throw fields["value"]!.fail("'value' goes with 'set'") }
+    if fields["with"] != nil && kind != "replacePattern" { throw fields["with"]!.fail("'with' goes with 'replacePattern'") }
+    let action: FixAction
+    switch kind {
+    case "set":
+      guard let v = fields["value"] else { throw value.fail("'set' needs 'value'") }
+      let target = try path(fields["set"]!, what: "set")
+      action = .set(target, try v.literal())
+    case "renameKey": action = .renameKey(try template(fields["renameKey"]!, allowed: placeholders))
+    case "replaceValue": action = .replaceValue(try template(fields["replaceValue"]!, allowed: placeholders.union(["raw", "rawString"])))
+    case "moveInto": action = .moveInto(try path(fields["moveInto"]!, what: "moveInto"))
+    default:
+      guard let with = fields["with"] else { throw value.fail("'replacePattern' needs 'with'") }
+      let pattern = try pattern(try aliases.definition(fields["replacePattern"]!), what: "option 'replacePattern'")
+      action = .replacePattern(pattern, with: try with.string(what: "with"))
+    }
+    let description = try fields["description"].map { v throws(ConfigurationError) in try template(v, allowed: placeholders) }
+    var onlyTypes: [String]? = nil
+    if let v = fields["onlyTypes"] {
+      onlyTypes = try v.strings(what: "onlyTypes")
+      for t in onlyTypes! where !["object", "array", "string", "number", "boolean", "null"].contains(t) {
+        throw v.fail("unknown type '\(t)' in onlyTypes (types: object, array, string, number, boolean, null)")
+      }
+    }
+    var onlyValues: [LiteralValue]? = nil
+    if let v = fields["onlyValues"] {
+      onlyValues = []
+      for item in try v.sequence(what: "onlyValues") { onlyValues!.append(try item.literal()) }
+    }
+    return RuleFix(action: action, kinds: onlyTypes, values: onlyValues, description: description)
+  }
+
+  /// The one path `value` stands for (a path, or an alias of one path).
+  func path(_ value: DataValue, what: String) throws(ConfigurationError) -> JSONPath {
+    let paths = try self.paths(value, what: what)
+    guard paths.count == 1 else {
+      throw value.fail("\(what) takes one path; '\(try value.string(what: what))' stands for \(paths.count)")
+    }
+    return paths[0]
+  }
+
+  /// The paths `value` stands for: itself, or an alias's paths (see `Aliases`).
+  func paths(_ value: DataValue, what: String) throws(ConfigurationError) -> [JSONPath] {
+    var out: [JSONPath] = []
+    for text in try aliases.expand(value, what: what) {
+      if let path = cache.paths[text] {
+        out.append(path)
+        continue
+      }
+      do {
+        let path = try JSONPath(text)
+        cache.paths[text] = path
+        out.append(path)
+      } catch {
+        // Point into the path when it is written on one line, as it nearly always is.
+        throw ConfigurationError(
+          file: value.file, line: value.line, column: value.column + error.offset + (value.isQuoted ? 1 : 0),
+          message: "invalid path '\(text)': \(error.message)")
+      }
+    }
+    return out
+  }
+
+  func pattern(_ value: DataValue, what: String) throws(ConfigurationError) -> CompiledPattern {
+    let text = try value.nonEmptyString(what: what)
+    if let regex = cache.patterns[text] { return CompiledPattern(regex: regex, source: text) }
+    do {
+      let regex = try LinearRegex(text)
+      cache.patterns[text] = regex
+      return CompiledPattern(regex: regex, source: text)
+    } catch {
+      throw ConfigurationError(
+        file: value.file, line: value.line, column: value.column + error.offset + (value.isQuoted ? 1 : 0),
+        message: "\(what) is not a supported regular expression: \(error.message)")
+    }
+  }
+
+  func template(_ value: DataValue, allowed: Set<String>) throws(ConfigurationError) -> MessageTemplate {
+    let text = try value.nonEmptyString(what: "message")
+    do {
+      return try MessageTemplate(text, allowed: allowed)
+    } catch {
+      throw value.fail(error.message)
+    }
   }
 }

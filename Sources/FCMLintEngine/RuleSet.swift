@@ -7,24 +7,20 @@ public struct RuleSet: Sendable {
   public private(set) var rules: [Rule] = []
   /// The schemas rule files may name (the built-in fcm-v1 among them).
   public private(set) var resources = RuleResources()
+  /// The names the built-in pack's rules use (`rules/aliases.yml`), which user rules may use too.
+  public private(set) var aliases = Aliases()
   private var index: [String: Int] = [:]
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
-  /// Loads the built-in pack from (path, JSON form) pairs, as the build embeds them.
-  public init(builtin files: [(path: String, json: String)], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
+  /// Loads the built-in pack as the build embeds it: its aliases file and rule files as trees.
+  public init(builtin rules: [EmbeddedRule], aliases: DataValue?, schemas: [(path: String, json: String)]) throws(ConfigurationError) {
     resources = try Self.loadSchemas(schemas)
-    for file in files {
-      try add(RuleLoader.load(embeddedJSON: file.json, file: file.path, resources: resources))
-    }
-  }
-
-  /// Builds the built-in pack from the specs the build wrote as code (see `RuleSpec`): no rule
-  /// text is read, only compiled.
-  public init(builtin specs: [RuleSpec], schemas: [(path: String, json: String)]) throws(ConfigurationError) {
-    resources = try Self.loadSchemas(schemas)
+    if let aliases { self.aliases = try Aliases().adding(aliases) }
     let cache = CompileCache()
-    for spec in specs { try add(spec.compile(resources: resources, cache: cache)) }
+    for rule in rules {
+      try add(RuleLoader.load(rule.tree, documentation: rule.documentation, isBuiltin: true, resources: resources, aliases: self.aliases, cache: cache))
+    }
   }
 
   /// Reads schema files (name: their `name` member).
@@ -35,6 +31,22 @@ public struct RuleSet: Sendable {
       resources.schemas[schema.name] = schema
     }
     return resources
+  }
+
+  /// Adds the rule files of one user rule folder, given as (path, text) pairs in sorted order (the
+  /// workspace reads them). An `aliases.yml` directly in `folder` is not a rule: it adds names for
+  /// the rules of this folder (see `Aliases`).
+  public mutating func addFolder(_ folder: String, files: [(path: String, text: String)]) throws(ConfigurationError) {
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    let aliasesFile = prefix + Aliases.fileName
+    var aliases = self.aliases
+    if let file = files.first(where: { $0.path == aliasesFile }) {
+      aliases = try aliases.adding(DataValue.parse(yaml: file.text, file: file.path))
+    }
+    let cache = CompileCache()
+    for file in files where file.path != aliasesFile {
+      try add(RuleLoader.load(DataValue.parse(yaml: file.text, file: file.path), isBuiltin: false, resources: resources, aliases: aliases, cache: cache))
+    }
   }
 
   public mutating func add(_ rule: Rule) throws(ConfigurationError) {
@@ -52,4 +64,16 @@ public struct RuleSet: Sendable {
   public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }
 
   public var ids: [String] { rules.map(\.id).sorted() }
+}
+
+/// A built-in rule file as the build embeds it: its tree without the documentation keys, and the
+/// code that builds the tree of those keys (see `RuleLoader.load`).
+public struct EmbeddedRule: Sendable {
+  public var tree: DataValue
+  public var documentation: @Sendable () -> DataValue
+
+  public init(tree: DataValue, documentation: @escaping @Sendable () -> DataValue) {
+    self.tree = tree
+    self.documentation = documentation
+  }
 }

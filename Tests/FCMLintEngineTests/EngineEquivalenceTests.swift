@@ -111,24 +111,4 @@ final class EngineEquivalenceTests: XCTestCase {
     XCTAssertGreaterThan(held, 0)
     XCTAssertGreaterThan(compared - held, 0)
   }
-
-  func testPackFromSpecsReportsWhatTheFullPackReports() throws {
-    let full = builtinRules()
-    let fromSpecs = try BuiltinPack.load(documented: false)
-    XCTAssertEqual(fromSpecs.ids, full.ids)
-    for (a, b) in zip(fromSpecs.rules, full.rules) {
-      XCTAssertEqual(a.severity, b.severity, a.id)
-      XCTAssertEqual(a.summary, b.summary, a.id)
-      XCTAssertEqual(a.docs, b.docs, a.id)
-      XCTAssertEqual(a.message?.source, b.message?.source, a.id)
-      XCTAssertEqual(a.given, b.given, a.id)
-      XCTAssertTrue(a.examples.valid.isEmpty && a.examples.invalid.isEmpty && a.description.isEmpty, a.id)
-    }
-    let files = Repository.files(under: "corpus", suffixes: [".json"])
-    let specLinter = Linter(rules: fromSpecs), fullLinter = Linter(rules: full)
-    for file in files {
-      guard let bytes = try? Repository.bytes(atPath: file) else { continue }
-      XCTAssertEqual(specLinter.lint(bytes: bytes, file: file), fullLinter.lint(bytes: bytes, file: file), file)
-    }
-  }
 }

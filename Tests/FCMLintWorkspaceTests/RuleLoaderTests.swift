@@ -203,17 +203,19 @@ final class PathTests: XCTestCase {
   /// A path written twice in a pack is compiled once; a path that fails still names where it is
   /// written each time.
   func testCompileCacheSharesPathsAndKeepsErrorPositions() throws {
-    func spec(_ id: String, _ path: String) throws -> RuleSpec {
-      try RuleLoader.spec(
-        yaml: "id: \(id)\nseverity: error\nsummary: s\ndescription: d\ndocs: https://example.com\ngiven: \"\(path)\"\nthen:\n  function: present\n",
-        file: "\(id).yml")
-    }
     let cache = CompileCache()
-    let first = try spec("one", "$.message.apns.fcm_options").compile(resources: RuleResources(), cache: cache)
-    let second = try spec("two", "$.message.apns.fcm_options").compile(resources: RuleResources(), cache: cache)
+    func load(_ id: String, _ path: String) throws -> Rule {
+      try RuleLoader.load(
+        DataValue(
+          yaml: "id: \(id)\nseverity: error\nsummary: s\ndescription: d\ndocs: https://example.com\ngiven: \"\(path)\"\nthen:\n  function: present\n",
+          file: "\(id).yml"),
+        isBuiltin: false, resources: RuleResources(), aliases: Aliases(), cache: cache)
+    }
+    let first = try load("one", "$.message.apns.fcm_options")
+    let second = try load("two", "$.message.apns.fcm_options")
     XCTAssertEqual(first.given, second.given)
     for id in ["three", "four"] {
-      XCTAssertThrowsError(try spec(id, "$.message..x").compile(resources: RuleResources(), cache: cache)) { error in
+      XCTAssertThrowsError(try load(id, "$.message..x")) { error in
         guard let error = error as? ConfigurationError else { return XCTFail("\(error)") }
         XCTAssertEqual([error.line, error.column], [6, 19], error.description)  // the second "."
         XCTAssertEqual(error.file, "\(id).yml")

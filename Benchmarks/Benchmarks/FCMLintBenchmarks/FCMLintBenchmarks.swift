@@ -102,14 +102,18 @@ let benchmarks: @Sendable () -> Void = {
   ) { _ in
     blackHole(try! Fixtures.loadRuleSet())
   }
-  // What the binary does at each start: the build wrote the specs as code, so only compiling is left.
-  let specs = try! Fixtures.loadSpecs()
+  // What the binary does at each start: the build wrote the rule trees as code, so only loading
+  // them (without their documentation) is left.
+  let trees = try! Fixtures.loadTrees()
   let resources = try! Fixtures.loadSchema()
   Benchmark(
-    "RulePack/compile the built-in specs (what each start does)",
+    "RulePack/load the built-in rule trees (what each start does)",
     configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
   ) { _ in
-    for spec in specs { blackHole(try! spec.compile(resources: resources)) }
+    let cache = CompileCache()
+    for tree in trees {
+      blackHole(try! RuleLoader.load(tree.rule, documentation: { tree.documentation }, isBuiltin: true, resources: resources, aliases: tree.aliases, cache: cache))
+    }
   }
   Benchmark(
     "RulePack/load the fcm-v1 schema alone",
@@ -244,11 +248,23 @@ struct Fixtures: Sendable {
     return try RuleSet.loadSchemas([(path: path, json: json)])
   }
 
-  /// The rule files' specs, as embed-rules writes them into the binary.
-  static func loadSpecs() throws -> [RuleSpec] {
+  /// The rule files' trees without their documentation, as embed-rules writes them into the binary.
+  static func loadTrees() throws -> [(rule: DataValue, documentation: DataValue, aliases: Aliases)] {
     let (files, _) = FileSystem.files(under: rulesDirectory) { $0.hasSuffix(".yml") }
-    return try files.map { file in
-      try RuleLoader.spec(yaml: String(contentsOfFile: file, encoding: .utf8), file: file, isBuiltin: true)
+    let aliasesFile = rulesDirectory + "/" + Aliases.fileName
+    var aliases = Aliases()
+    if files.contains(aliasesFile) { aliases = try aliases.adding(DataValue(yaml: String(contentsOfFile: aliasesFile, encoding: .utf8), file: aliasesFile)) }
+    return try files.filter { $0 != aliasesFile }.map { file in
+      let tree = try DataValue(yaml: String(contentsOfFile: file, encoding: .utf8), file: file)
+      guard case .mapping(let members) = tree.node else { fatalError("\(file): not a mapping") }
+      func part(_ documentation: Bool) -> DataValue {
+        let kept = members.filter { member in
+          guard case .scalar(let key, _, _) = member.key.node else { return false }
+          return RuleLoader.documentationKeys.contains(key) == documentation
+        }
+        return DataValue(node: .mapping(kept), file: file, line: tree.line, column: tree.column)
+      }
+      return (part(false), part(true), aliases)
     }
   }
 

@@ -50,7 +50,8 @@ struct Consistent: RuleFunction {
     var values: [NodeID] = []
     for i in paths.indices {  // by index: a `for path in` copy retained each path
       paths[i].forEachNode(in: document, from: base) { id in
-        if document.kind(id) == .string { values.append(id) }
+        // A node two paths reach (`fcm_options` and `fcmOptions` both find either spelling) is one value.
+        if document.kind(id) == .string, !values.contains(id) { values.append(id) }
       }
     }
     var reference: NodeID? = nil

@@ -3,6 +3,8 @@ import FCMLintJSON
 /// The total UTF-8 size of the keys and string values under several paths: how FCM measures a
 /// message ("the total size of the payload data ... includes both the keys and the values").
 /// The message names each part counted and its share, so the biggest contributor is obvious.
+/// Each node counts once, however many paths reach it: proto3 JSON reads `android_v2` and
+/// `androidV2` as one field, and a path written either way finds both spellings.
 struct ContentSize: RuleFunction {
   static let name = "contentSize"
   static let summary = "The UTF-8 bytes of all keys and scalar values under `paths` must total at most `max`."
@@ -46,12 +48,28 @@ struct ContentSize: RuleFunction {
     return total
   }
 
-  /// The total over every path, without naming the parts.
+  /// The distinct nodes the paths select, in `paths` order, leaving out any inside another one
+  /// (its keys and values count with that one).
+  private func parts(_ context: FunctionContext) -> [NodeID] {
+    let document = context.document
+    var parts: [NodeID] = []
+    for i in paths.indices {  // by index: a `for path in` copy retained each path
+      paths[i].forEachNode(in: document, from: context.given) { id in
+        // Node ids follow source order: a node is inside another when it comes after it and
+        // starts before the other ends.
+        func contains(_ outer: NodeID, _ inner: NodeID) -> Bool { outer <= inner && document[inner].start < document[outer].end }
+        if parts.contains(where: { contains($0, id) }) { return }
+        parts.removeAll { contains(id, $0) }
+        parts.append(id)
+      }
+    }
+    return parts
+  }
+
+  /// The total over every part, without naming them.
   private func size(_ context: FunctionContext) -> Int {
     var size = 0
-    for i in paths.indices {  // by index: a `for path in` copy retained each path
-      paths[i].forEachNode(in: context.document, from: context.given) { size += Self.contentBytes($0, in: context.document) }
-    }
+    for id in parts(context) { size += Self.contentBytes(id, in: context.document) }
     return size
   }
 
@@ -63,12 +81,7 @@ struct ContentSize: RuleFunction {
     // Most messages are within the limit: sum first, list the parts only for a finding.
     guard size(context) > max else { return [] }
     let document = context.document
-    var parts: [(NodeID, Int)] = []
-    for path in paths {
-      for id in path.select(in: document, from: context.given) {
-        parts.append((id, Self.contentBytes(id, in: document)))
-      }
-    }
+    let parts = parts(context).map { ($0, Self.contentBytes($0, in: document)) }
     let size = parts.reduce(0) { $0 + $1.1 }
     guard size > max else { return [] }
     // Names only for the message, which is rarely needed.

@@ -6,7 +6,7 @@ struct ExactlyOne: RuleFunction {
   static let name = "exactlyOne"
   static let summary = "An object must have exactly one of the members named in `fields`."
   static let options = [
-    OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set"),
+    OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set (in either proto3 spelling)"),
   ]
   static let placeholders = ["fields", "present"]
 
@@ -17,8 +17,16 @@ struct ExactlyOne: RuleFunction {
 
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
-    fieldBytes = fields.map { Array($0.utf8) }
-    list = fields.joined(separator: ", ")
+    // A name with an underscore also matches its lowerCamelCase spelling, as in paths (see
+    // `JSONPath`): proto3 JSON reads `android_v2` and `androidV2` as one field.
+    var names: [String] = []
+    for field in fields {
+      names.append(field)
+      let alternate = JSONPath.lowerCamelCase(field)
+      if alternate != field { names.append(alternate) }
+    }
+    fieldBytes = names.map { Array($0.utf8) }
+    list = names.joined(separator: ", ")
     if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
   }
 
