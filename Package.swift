@@ -2,19 +2,18 @@
 import PackageDescription
 
 // A release build on Linux links one static executable: nothing for the dynamic loader to find,
-// map and relocate at every start (the Swift runtime, and Foundation with ICU, which Yams brings
-// in). `fcmlint --version` starts in 3-5 ms instead of 15, which a pre-commit hook (pre-commit
-// builds with plain `swift build -c release`) pays on every commit, and the binary runs on
-// machines without a Swift toolchain. `-static-executable` alone leaves out the libraries static
-// Foundation needs (SwiftPM adds them only with --static-swift-stdlib, which pre-commit cannot
-// pass), so they are named here; the names are those of Swift 6.3's static SDK, so other
-// compilers get the ordinary dynamic build.
+// map and relocate at every start, and the binary runs on machines without a Swift toolchain or
+// libyaml. A pre-commit hook builds with plain `swift build -c release` and pays the start-up on
+// every commit. `-static-executable` alone leaves out a library the static standard library
+// needs (SwiftPM adds it only with --static-swift-stdlib, which pre-commit cannot pass), so it is
+// named here; that name is Swift 6.3's, so other compilers get the ordinary dynamic build. No
+// module imports Foundation, so neither Foundation nor ICU is linked (sizes and start-up times in
+// docs/performance.md).
 #if compiler(>=6.3) && compiler(<6.4)
 let staticReleaseBinary: [LinkerSetting] = [
   .unsafeFlags(
     [
-      "-static-stdlib", "-static-executable", "-lCoreFoundation", "-lswiftSynchronization", "-l_FoundationCShims",
-      "-l_FoundationCollections", "-l_FoundationICU", "-lFoundationEssentials", "-lFoundationInternationalization", "-lstdc++",
+      "-static-stdlib", "-static-executable", "-lswiftSynchronization", "-lFoundationEssentials", "-l_FoundationCShims", "-l_FoundationCollections",
     ],
     .when(platforms: [.linux], configuration: .release))
 ]
@@ -24,10 +23,10 @@ let staticReleaseBinary: [LinkerSetting] = []
 
 // By default the compiler makes the metadata of a generic type such as `[String: JSONPath]` at
 // run time from its mangled name, which checks the generic requirements (`String: Hashable`) by
-// looking the conformance up: the first lookup of each pair scans all 5,700 conformance records of
-// this binary. With direct metadata accessors the compiler passes the conformances it already
-// knows; a one-file run takes 1.1 M instructions fewer (10.7 M), a tenth of a pre-commit hook's
-// run. A frontend flag, so pinned to the compiler the static build is pinned to.
+// looking the conformance up: the first lookup of each pair scans every conformance record of the
+// binary. With direct metadata accessors the compiler passes the conformances it already knows,
+// which saves a measurable part of a one-file run (docs/performance.md). A frontend flag, so
+// pinned to the compiler the static build is pinned to.
 #if compiler(>=6.3) && compiler(<6.4)
 let metadataAccessors: [SwiftSetting] = [
   .unsafeFlags(
@@ -52,16 +51,18 @@ let package = Package(
       name: "FCMLint", targets: ["LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
+    // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
+    // libyaml`; see the README). The static release build links its libyaml.a.
+    .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
     // Regular expressions matched in linear time, for rule patterns: no dependency at all.
     .target(name: "LinearRegex", swiftSettings: metadataAccessors),
     .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
     .target(
       name: "FCMLintEngine",
-      dependencies: ["FCMLintJSON", "LinearRegex", .product(name: "Yams", package: "Yams")],
+      dependencies: ["FCMLintJSON", "LinearRegex", "CLibYAML"],
       swiftSettings: metadataAccessors
     ),
     .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors),

@@ -37,7 +37,7 @@ libfuzzer() {
 
 # Builds fuzz-TARGET for each target named: every Swift module with coverage instrumentation
 # (-sanitize=fuzzer, given to the frontend only, so the driver does not link libFuzzer's main)
-# and the address sanitizer; the C of Yams likewise.
+# and the address sanitizer (the system libyaml is prebuilt, so not instrumented).
 build() {
   local target archive
   archive="$(libfuzzer)"

@@ -121,7 +121,8 @@ struct NDJSONLinter {
       var items = JSONFormatter().format(Report(diagnostics: shown, summary: Summary()))
       // The array's items, from {"diagnostics":[ ... ],"summary":...}.
       items = String(items.dropFirst("{\"diagnostics\":[".count))
-      items = String(items[..<items.range(of: "],\"summary\":", options: .backwards)!.lowerBound])
+      items = String(items[..<items.lastIndex(of: "]")!])  // the summary after it holds no ']'
+
       Console.out((totals.first ? "" : ",") + items)
       totals.first = false
     default:

@@ -1,15 +1,20 @@
-import CYaml  // libyaml, which Yams bundles: its event stream, composed into a tree below
-import Yams  // its resolver: which plain scalars are numbers, booleans or null
+import CLibYAML  // the system libyaml: its event stream, composed into a tree below
 
 /// Reads YAML (user rule files and configs) into a `DataValue` tree. This is the only place
-/// fcmlint touches Yams.
+/// fcmlint touches libyaml.
 extension DataValue {
+  /// Collections nested deeper than this (the document's top collection is level 1) are refused
+  /// where the first too deep one starts.
+  static let maxYAMLDepth = 64
+
   /// Parses one YAML document. Anchors and aliases are refused: rule and config files do not need
   /// them, and refusing them rules out "billion laughs" expansion. A key that repeats one earlier
   /// in the same mapping is an error at the repetition.
+  ///
+  /// Each limit is checked as the composer meets the event that breaks it, and libyaml hands out
+  /// events as it reads, so a hostile file costs no more than the text up to that event (libyaml
+  /// looks ahead at most one line, or 1,024 characters, for a possible key).
   package static func parse(yaml text: String, file: String) throws(ConfigurationError) -> DataValue {
-    // Before libyaml sees the text: a cheap refusal of deep nesting and of anchors and aliases.
-    try YAMLPrescan.check(text, file: file)
     let bytes = Array(text.utf8)
     return try bytes.withUnsafeBufferPointer { (input) throws(ConfigurationError) -> DataValue in
       let composer = YAMLComposer(input: input, file: file)
@@ -18,11 +23,9 @@ extension DataValue {
   }
 }
 
-/// Builds the `DataValue` tree from libyaml's events. Yams' own composer is not used: it refuses
-/// a duplicate key before handing over any node, naming the first occurrence instead of the
-/// repetition, and it compares keys by hashing whole nodes. Here each mapping checks its keys as
-/// they arrive, by their text, in one pass: linear however the file is built (there are no
-/// aliases to expand, and `<<` is an ordinary key).
+/// Builds the `DataValue` tree from libyaml's events. Each mapping checks its keys as they arrive,
+/// by their text, in one pass, and reports a repeated key where it repeats: linear however the
+/// file is built (there are no aliases to expand, and `<<` is an ordinary key).
 private final class YAMLComposer {
   private let parser: UnsafeMutablePointer<yaml_parser_t>
   private let file: String
@@ -78,9 +81,12 @@ private final class YAMLComposer {
   }
 
   func node(_ event: Event, depth: Int) throws(ConfigurationError) -> DataValue {
-    if depth > YAMLPrescan.maxDepth { throw fail(event, "nesting is deeper than \(YAMLPrescan.maxDepth) levels") }
-    if event.kind == .alias { throw fail(event, "YAML aliases are not supported here") }
-    if event.hasAnchor { throw fail(event, "YAML anchors are not supported here") }
+    // Collections nest; a scalar is a leaf and adds no level.
+    if depth >= DataValue.maxYAMLDepth, event.kind == .sequenceStart || event.kind == .mappingStart {
+      throw fail(event, "nesting is deeper than \(DataValue.maxYAMLDepth) levels")
+    }
+    if event.kind == .alias { throw fail(event, "YAML aliases \(Self.noExpansion)") }
+    if event.hasAnchor { throw fail(event, "YAML anchors \(Self.noExpansion)") }
     let data: DataNode
     switch event.kind {
     case .scalar:
@@ -119,17 +125,18 @@ private final class YAMLComposer {
     return members
   }
 
-  /// The type YAML gives a scalar: an explicit tag, or for plain text what it looks like (Yams'
-  /// resolver, YAML 1.1 rules: `off` is a boolean, `0x1f` an integer).
+  static let noExpansion = "are not supported here (anchors and aliases can expand a small file into a huge one)"
+
+  /// The type YAML gives a scalar: an explicit tag (`!!int`; a quoted scalar is a string), or for
+  /// a plain one what its text looks like (`YAMLScalar.kind`).
   static func kind(of event: Event) -> DataNode.ScalarKind {
-    let tag = Tag(event.tag.map(Tag.Name.init(rawValue:)) ?? .implicit)
-    switch Tag.Name(rawValue: Node.scalar(Node.Scalar(event.value, tag)).tag.rawValue) {
-    case .str: return .string
-    case .int: return .int
-    case .float: return .float
-    case .bool: return .bool
-    case .null: return .null
-    default: return .string
+    guard let tag = event.tag else { return YAMLScalar.kind(Array(event.value.utf8)) }
+    switch tag {
+    case "tag:yaml.org,2002:int": return .int
+    case "tag:yaml.org,2002:float": return .float
+    case "tag:yaml.org,2002:bool": return .bool
+    case "tag:yaml.org,2002:null": return .null
+    default: return .string  // !!str, the non-specific `!`, and tags of the file's own
     }
   }
 
@@ -153,7 +160,7 @@ private final class YAMLComposer {
       return Event(
         kind: .scalar, line: line, column: column, hasAnchor: scalar.anchor != nil,
         value: String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self),
-        tag: scalar.quoted_implicit == 1 ? Tag.Name.str.rawValue : scalar.tag.map { String(cString: $0) },
+        tag: scalar.quoted_implicit == 1 ? "tag:yaml.org,2002:str" : scalar.tag.map { String(cString: $0) },
         quoted: style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
     case YAML_SEQUENCE_START_EVENT:
       return Event(kind: .sequenceStart, line: line, column: column, hasAnchor: raw.data.sequence_start.anchor != nil)
@@ -179,309 +186,6 @@ private final class YAMLComposer {
       return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: out of memory")
     default:
       return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: \(problem)")
-    }
-  }
-}
-
-/// A cheap, linear look at YAML text that refuses what could make parsing it expensive: nesting
-/// deeper than `maxDepth` (block indentation levels plus open `[` / `{`), and anchors (`&name`)
-/// and aliases (`*name`), which let a small file expand into a huge document ("billion
-/// laughs"). It knows just enough YAML to skip quoted scalars, comments, block scalars (`|`, `>`)
-/// and the continuation lines of plain scalars, so `*` or `[` inside text is never mistaken for
-/// syntax. Anything it lets through is still parsed and checked in full (libyaml, `YAMLComposer`).
-enum YAMLPrescan {
-  static let maxDepth = 64
-
-  static func check(_ text: String, file: String) throws(ConfigurationError) {
-    var scanner = Scanner(bytes: Array(text.utf8), file: file)
-    try scanner.run()
-  }
-
-  private struct Scanner {
-    let bytes: [UInt8]
-    let file: String
-    var line = 1
-    /// Byte offset where the current line starts.
-    var lineStart = 0
-    /// Columns (0-based) of the open block levels.
-    var levels: [Int] = []
-    var flowDepth = 0
-    /// Lines indented more than this column belong to a block scalar or a plain scalar's
-    /// continuation: text, not structure.
-    var textAbove: Int? = nil
-
-    init(bytes: [UInt8], file: String) {
-      self.bytes = bytes
-      self.file = file
-    }
-
-    func fail(_ at: Int, _ message: String) -> ConfigurationError {
-      // Columns count characters, as libyaml's marks do.
-      let column = String(decoding: bytes[lineStart..<at], as: UTF8.self).count + 1
-      return ConfigurationError(file: file, line: line, column: column, message: message)
-    }
-
-    func depthError(_ at: Int) -> ConfigurationError {
-      fail(at, "nesting is deeper than \(YAMLPrescan.maxDepth) levels")
-    }
-
-    mutating func newLine(at next: Int) {
-      line += 1
-      lineStart = next
-    }
-
-    mutating func run() throws(ConfigurationError) {
-      var i = 0
-      let n = bytes.count
-      while i < n {
-        // At the start of a line.
-        var indent = 0
-        while i + indent < n, bytes[i + indent] == UInt8(ascii: " ") { indent += 1 }
-        let contentStart = i + indent
-        let end = lineEnd(from: contentStart)
-        let blank = contentStart >= end || bytes[contentStart] == UInt8(ascii: "#") || onlySpace(contentStart, end)
-        if flowDepth == 0 {
-          if let limit = textAbove {
-            if blank || indent > limit {
-              i = nextLine(end)
-              continue
-            }
-            textAbove = nil
-          }
-          if blank {
-            i = nextLine(end)
-            continue
-          }
-          if bytes[contentStart] == UInt8(ascii: "%") {  // a directive
-            i = nextLine(end)
-            continue
-          }
-          while let top = levels.last, top > indent { levels.removeLast() }
-          if levels.last != indent { levels.append(indent) }
-          if levels.count + flowDepth > YAMLPrescan.maxDepth { throw depthError(contentStart) }
-        }
-        i = try scanLine(from: contentStart, end: end, indent: indent)
-      }
-    }
-
-    func lineEnd(from i: Int) -> Int {
-      var j = i
-      while j < bytes.count, bytes[j] != 0x0A, bytes[j] != 0x0D { j += 1 }
-      return j
-    }
-
-    func onlySpace(_ from: Int, _ to: Int) -> Bool {
-      var j = from
-      while j < to {
-        let b = bytes[j]
-        if b == UInt8(ascii: "#") { return true }
-        if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") { return false }
-        j += 1
-      }
-      return true
-    }
-
-    /// The offset after the line break at `end` (CRLF, LF or CR), counting the line.
-    mutating func nextLine(_ end: Int) -> Int {
-      guard end < bytes.count else { return end }
-      var next = end + 1
-      if bytes[end] == 0x0D, next < bytes.count, bytes[next] == 0x0A { next += 1 }
-      newLine(at: next)
-      return next
-    }
-
-    static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
-    static func isBreak(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
-    static func isFlowIndicator(_ b: UInt8) -> Bool {
-      b == UInt8(ascii: ",") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}")
-    }
-
-    /// Scans one line from its first non-space byte (continuing onto further lines inside a
-    /// quoted scalar or a flow collection); returns the offset of the next line to look at.
-    mutating func scanLine(from start: Int, end lineEndOffset: Int, indent: Int) throws(ConfigurationError) -> Int {
-      var i = start
-      let n = bytes.count
-      // Whether a node may begin here (where '&', '*', '[', '{', '|', '>' are syntax).
-      var nodeStart = true
-      // The column of the innermost block entry on this line (a '-' or a key), for the
-      // indentation that ends a block scalar or a plain scalar's continuation.
-      var entryColumn = indent
-      // Whether the line's last node is a plain scalar (so more-indented lines continue it).
-      var endsInPlainScalar = false
-      while i < n {
-        let b = bytes[i]
-        if Self.isBreak(b) {
-          if flowDepth > 0 {
-            // A flow collection goes on over lines; indentation means nothing inside it.
-            i = nextLine(i)
-            continue
-          }
-          if endsInPlainScalar { textAbove = entryColumn }
-          return nextLine(i)
-        }
-        if Self.isSpace(b) {
-          i += 1
-          continue
-        }
-        if b == UInt8(ascii: "#"), i == 0 || Self.isSpace(bytes[i - 1]) || Self.isBreak(bytes[i - 1]) {
-          while i < n, !Self.isBreak(bytes[i]) { i += 1 }
-          continue
-        }
-        if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
-          let tokenLine = line, tokenColumn = i - lineStart
-          i = try skipQuoted(from: i)
-          if flowDepth == 0, tokenLine == line, isKeyEnd(i) { entryColumn = tokenColumn }
-          nodeStart = false
-          endsInPlainScalar = false
-          continue
-        }
-        if i == lineStart, i + 2 < n, (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: ".")),
-          bytes[i + 1] == bytes[i], bytes[i + 2] == bytes[i], i + 3 >= n || Self.isSpace(bytes[i + 3]) || Self.isBreak(bytes[i + 3])
-        {
-          // A document marker: '---' (a node may follow) or '...'.
-          levels.removeAll()
-          i += 3
-          nodeStart = true
-          continue
-        }
-        if nodeStart {
-          switch b {
-          case UInt8(ascii: "&"), UInt8(ascii: "*"):
-            if i + 1 < n, !Self.isSpace(bytes[i + 1]), !Self.isBreak(bytes[i + 1]) {
-              let what = b == UInt8(ascii: "&") ? "anchors" : "aliases"
-              throw fail(i, "YAML \(what) are not supported here (anchors and aliases can expand a small file into a huge one)")
-            }
-          case UInt8(ascii: "!"):
-            // A tag: skip it; a node still starts after it.
-            while i < n, !Self.isSpace(bytes[i]), !Self.isBreak(bytes[i]) { i += 1 }
-            continue
-          case UInt8(ascii: "-"), UInt8(ascii: "?"):
-            if flowDepth == 0, i + 1 >= n || Self.isSpace(bytes[i + 1]) || Self.isBreak(bytes[i + 1]) {
-              // A block sequence entry (or explicit key): a level of its own, and so is the node
-              // after it on the same line.
-              let column = i - lineStart
-              if i != start, levels.last != column { levels.append(column) }
-              entryColumn = column
-              i += 1
-              var j = i
-              while j < n, Self.isSpace(bytes[j]) { j += 1 }
-              if j < n, !Self.isBreak(bytes[j]), bytes[j] != UInt8(ascii: "#") {
-                let content = j - lineStart
-                if levels.last != content { levels.append(content) }
-              }
-              if levels.count + flowDepth > YAMLPrescan.maxDepth { throw depthError(i - 1) }
-              continue
-            }
-          case UInt8(ascii: "|"), UInt8(ascii: ">"):
-            if flowDepth == 0 {
-              // A block scalar: the lines indented more than its entry are its text.
-              textAbove = entryColumn
-              while i < n, !Self.isBreak(bytes[i]) { i += 1 }
-              endsInPlainScalar = false
-              if i < n { return nextLine(i) }
-              return i
-            }
-          default:
-            break
-          }
-        }
-        switch b {
-        case UInt8(ascii: "["), UInt8(ascii: "{"):
-          if nodeStart || flowDepth > 0 {
-            flowDepth += 1
-            if levels.count + flowDepth > YAMLPrescan.maxDepth { throw depthError(i) }
-            nodeStart = true
-            endsInPlainScalar = false
-            i += 1
-            continue
-          }
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
-          if flowDepth > 0 {
-            flowDepth -= 1
-            nodeStart = false
-            endsInPlainScalar = false
-            i += 1
-            continue
-          }
-        case UInt8(ascii: ","):
-          if flowDepth > 0 {
-            nodeStart = true
-            endsInPlainScalar = false
-            i += 1
-            continue
-          }
-        case UInt8(ascii: ":"):
-          // A value indicator: ':' before a space or line end (or anywhere in a flow collection
-          // after a quoted key, as in JSON).
-          if i + 1 >= n || Self.isSpace(bytes[i + 1]) || Self.isBreak(bytes[i + 1]) || (flowDepth > 0 && !nodeStart) {
-            nodeStart = true
-            endsInPlainScalar = false
-            i += 1
-            continue
-          }
-        default:
-          break
-        }
-        // A plain scalar (or a key): skip to where it can end.
-        let tokenColumn = i - lineStart
-        i = skipPlain(from: i)
-        if flowDepth == 0, isKeyEnd(i) { entryColumn = tokenColumn }
-        nodeStart = false
-        endsInPlainScalar = true
-      }
-      if endsInPlainScalar, flowDepth == 0 { textAbove = entryColumn }
-      return i
-    }
-
-    /// Whether a mapping value indicator (': ' or ':' at the line end) follows, after spaces.
-    func isKeyEnd(_ from: Int) -> Bool {
-      var i = from
-      while i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
-      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
-      return i + 1 >= bytes.count || Self.isSpace(bytes[i + 1]) || Self.isBreak(bytes[i + 1])
-    }
-
-    /// Skips a plain scalar on this line: it ends before ': ', ' #', a line break, or (inside a
-    /// flow collection) a flow indicator.
-    func skipPlain(from start: Int) -> Int {
-      var i = start + 1
-      let n = bytes.count
-      while i < n {
-        let b = bytes[i]
-        if Self.isBreak(b) { return i }
-        if b == UInt8(ascii: ":"), i + 1 >= n || Self.isSpace(bytes[i + 1]) || Self.isBreak(bytes[i + 1]) || (flowDepth > 0 && Self.isFlowIndicator(bytes[i + 1])) { return i }
-        if b == UInt8(ascii: "#"), Self.isSpace(bytes[i - 1]) { return i }
-        if flowDepth > 0, Self.isFlowIndicator(b) { return i }
-        i += 1
-      }
-      return i
-    }
-
-    /// Skips a quoted scalar (which may span lines); returns the offset after its closing quote.
-    mutating func skipQuoted(from start: Int) throws(ConfigurationError) -> Int {
-      let quote = bytes[start]
-      var i = start + 1
-      let n = bytes.count
-      while i < n {
-        let b = bytes[i]
-        if quote == UInt8(ascii: "\""), b == UInt8(ascii: "\\"), i + 1 < n, !Self.isBreak(bytes[i + 1]) {
-          i += 2
-          continue
-        }
-        if b == quote {
-          if quote == UInt8(ascii: "'"), i + 1 < n, bytes[i + 1] == UInt8(ascii: "'") {
-            i += 2
-            continue
-          }
-          return i + 1
-        }
-        if Self.isBreak(b) {
-          i = nextLine(i)
-          continue
-        }
-        i += 1
-      }
-      return n  // unterminated: libyaml reports it
     }
   }
 }
