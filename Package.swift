@@ -13,7 +13,7 @@ import PackageDescription
 let staticReleaseBinary: [LinkerSetting] = [
   .unsafeFlags(
     [
-      "-static-stdlib", "-static-executable", "-lswiftSynchronization", "-lFoundationEssentials", "-l_FoundationCShims", "-l_FoundationCollections",
+      "-static-stdlib", "-static-executable", "-lswiftSynchronization",
     ],
     .when(platforms: [.linux], configuration: .release))
 ]
@@ -50,9 +50,8 @@ let package = Package(
     .library(
       name: "FCMLint", targets: ["LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace"]),
   ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-  ],
+  // No package dependencies: YAML comes from the system libyaml, and the command line is read
+  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
   targets: [
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.
@@ -83,7 +82,6 @@ let package = Package(
       name: "FCMLintCLI",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: metadataAccessors
     ),

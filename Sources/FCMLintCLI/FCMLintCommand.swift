@@ -1,4 +1,3 @@
-import ArgumentParser
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintWorkspace
@@ -11,19 +10,17 @@ import Darwin
 #endif
 
 /// The `fcmlint` command: `lint` (the default), `rules` and `explain`.
-public struct FCMLintCommand: ParsableCommand {
+public enum FCMLintCommand {
   public static let version = "0.1.0"
+  static let abstract = "Lint Firebase Cloud Messaging HTTP v1 send requests."
+  static let exitCodes = "Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage, config or I/O failure."
 
-  public static let configuration = CommandConfiguration(
-    commandName: "fcmlint",
-    abstract: "Lint Firebase Cloud Messaging HTTP v1 send requests.",
-    discussion: "Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage, config or I/O failure.",
-    version: version,
-    subcommands: [Lint.self, Rules.self, Explain.self],
-    defaultSubcommand: Lint.self
-  )
-
-  public init() {}
+  /// The commands besides `lint`, by the word that names them.
+  static let commands: [(name: String, usage: String, abstract: String)] = [
+    ("lint", LintSettings.usage, LintSettings.abstract),
+    ("rules", RulesSettings.usage, RulesSettings.abstract),
+    ("explain", ExplainSettings.usage, ExplainSettings.abstract),
+  ]
 
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
   /// Usage errors exit 2, like configuration and I/O failures; help and version exit 0.
@@ -31,91 +28,71 @@ public struct FCMLintCommand: ParsableCommand {
     // Past a file size limit (RLIMIT_FSIZE), a write should fail with EFBIG and be reported like a
     // full disk, not kill the process.
     signal(SIGXFSZ, SIG_IGN)
-    do {
-      // Most runs are plain `lint` lines, read without the parser's reflection (PlainArguments.swift).
-      if let settings = LintSettings(plainArguments: arguments) {
-        try settings.run()
-        return ExitStatus.clean.rawValue
-      }
-      var command: any ParsableCommand
-      if let (options, paths) = separatePaths(arguments) {
-        // Parse the options with one path, then hand the command all of them.
-        var lint = try asLint(parseLint(options + ["--", paths[0]]))
-        lint.paths = paths
-        command = lint
-      } else {
-        command = try parseLint(arguments)
-      }
-      try command.run()
+    var command = arguments.first ?? ""
+    var rest = arguments.dropFirst()
+    if !["lint", "rules", "explain", "help"].contains(command) {
+      command = "lint"
+      rest = arguments[...]
+    }
+    // Help wherever it is asked for, before anything is checked.
+    if command == "help" {
+      Console.out(help(for: rest.first ?? ""))
       return ExitStatus.clean.rawValue
+    }
+    let beforeSeparator = rest.prefix { $0 != "--" }
+    if beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
+      Console.out(help(for: command == "lint" && arguments.first != "lint" ? "" : command))
+      return ExitStatus.clean.rawValue
+    }
+    if command == "lint", beforeSeparator.contains("--version") {
+      Console.out(version + "\n")
+      return ExitStatus.clean.rawValue
+    }
+    do {
+      switch command {
+      case "rules": try RulesSettings(arguments: rest).run()
+      case "explain": try ExplainSettings(arguments: rest).run()
+      default: try LintSettings(arguments: rest).run()
+      }
+      return ExitStatus.clean.rawValue
+    } catch let error as UsageError {
+      let usage = commands.first { $0.name == command }?.usage ?? LintSettings.usage
+      Console.err("fcmlint: error: \(error.message)\nUsage: \(usage)\n  See 'fcmlint \(command == "lint" ? "" : command + " ")--help' for more.\n")
+      return ExitStatus.failure.rawValue
     } catch let status as StatusError {
       return status.status.rawValue
     } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        Console.out(fullMessage(for: error) + "\n")
-        return 0
-      }
-      Console.err(fullMessage(for: error) + "\n")
+      Console.err("fcmlint: error: \(error)\n")
       return ExitStatus.failure.rawValue
     }
   }
-}
 
-extension FCMLintCommand {
-  /// swift-argument-parser matches positional arguments in quadratic time: a pre-commit hook
-  /// passing 20,000 file names would spend seconds before linting anything. For `lint` with many
-  /// paths, the paths are taken out before parsing and given to the command afterwards. Returns
-  /// nil when there is nothing to gain (another subcommand, or few paths).
-  static func separatePaths(_ arguments: [String]) -> (options: [String], paths: [String])? {
-    var options: [String] = []
-    var paths: [String] = []
-    var i = 0
-    if let first = arguments.first, !first.hasPrefix("-") {
-      guard first == "lint" || !["rules", "explain", "help"].contains(first) else { return nil }
-      if first == "lint" {
-        options.append(first)
-        i = 1
-      }
-    }
-    while i < arguments.count {
-      let argument = arguments[i]
-      if argument == "--" {
-        paths += arguments[(i + 1)...]
-        break
-      }
-      if argument.hasPrefix("-") && argument != "-" {
-        options.append(argument)
-        if LintSettings.optionsWithValues.contains(argument), i + 1 < arguments.count {
-          options.append(arguments[i + 1])
-          i += 1
-        }
-      } else {
-        paths.append(argument)
-      }
-      i += 1
-    }
-    return paths.count >= 64 ? (options, paths) : nil
-  }
+  /// The help of one command, or of fcmlint as a whole (`command` empty).
+  static func help(for command: String) -> String {
+    switch command {
+    case "lint":
+      return "\(LintSettings.abstract)\n\nUsage: \(LintSettings.usage)\n\nOptions:\n\(ArgumentReader.help(LintSettings.options))\n\(exitCodes)\n"
+    case "rules":
+      return "\(RulesSettings.abstract)\n\nUsage: \(RulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(RulesSettings.options))"
+    case "explain":
+      return "\(ExplainSettings.abstract)\n\nUsage: \(ExplainSettings.usage)\n\nOptions:\n\(ArgumentReader.help(ExplainSettings.options))"
+    default:
+      let width = commands.map(\.name.count).max() ?? 0
+      let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.abstract + "\n" }.joined()
+      return """
+        fcmlint \(version): \(abstract)
 
-  /// Parses `arguments` as the whole command line. Most runs are `lint`, the default subcommand:
-  /// parsing them with `Lint` alone skips building the parsers of the root and of every other
-  /// subcommand (5 M of the 46 M instructions a one-file run took). Anything `Lint` alone does not accept (another
-  /// subcommand, help, --version, a usage error) is parsed again from the root, which gives the
-  /// answer and the messages of a full parse.
-  static func parseLint(_ arguments: [String]) throws -> any ParsableCommand {
-    let others: Set<String> = ["lint", "rules", "explain", "help", "-h", "--help", "--version"]
-    if !arguments.contains(where: { others.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental") }),
-      let lint = try? Lint.parseAsRoot(arguments) as? Lint
-    {
-      return lint
-    }
-    return try parseAsRoot(arguments)
-  }
+        Usage: \(LintSettings.usage)
+               fcmlint <command> [<options>]
 
-  fileprivate static func asLint(_ command: any ParsableCommand) throws -> Lint {
-    guard let lint = command as? Lint else { throw ValidationError("expected file paths") }
-    return lint
+        Commands (lint is the default):
+        \(list)
+        Options of lint:
+        \(ArgumentReader.help(LintSettings.options, more: [("--version", "Print the version.")]))
+        See 'fcmlint help <command>' for a command's options. \(exitCodes)
+
+        """
+    }
   }
 }
 
@@ -124,26 +101,17 @@ struct StatusError: Error {
   var status: ExitStatus
 }
 
-/// The `--config` and `--rules` options every subcommand has.
-struct RuleOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Config file (default: .fcmlint.yml in the working directory or the nearest parent).", valueName: "file"))
-  var config: String?
-
-  @Option(name: .long, help: ArgumentHelp("A folder of extra rule files (*.yml); repeatable.", valueName: "dir"))
-  var rules: [String] = []
-
-  var sources: RuleSources { RuleSources(config: config, rules: rules) }
-
-  func loadOrReport() throws -> (RuleSet, Config) {
-    try sources.loadOrReport()
-  }
-}
-
 /// Where a run's rules and config come from: the built-in pack, the config file (given, or
 /// discovered) and the user's rule folders.
 struct RuleSources: Equatable {
   var config: String? = nil
   var rules: [String] = []
+
+  /// The options every command has.
+  static let options: [CLIOption<RuleSources>] = [
+    .value("--config", "<file>", "Config file (default: .fcmlint.yml in the working directory or the nearest parent).") { $0.config = $1 },
+    .value("--rules", "<dir>", repeatable: true, "A folder of extra rule files (*.yml).") { $0.rules.append($1) },
+  ]
 
   /// The rules and config of this run.
   func load() throws(ConfigurationError) -> (RuleSet, Config) {

@@ -1,4 +1,3 @@
-import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,72 +12,57 @@ import FCMLintFormatters
 import FCMLintJSON
 import FCMLintWorkspace
 
-/// `fcmlint [lint] [options] PATH...`: the command line as swift-argument-parser sees it (help,
-/// usage errors, completion). What a run does is in `LintSettings`: a plain command line reaches
-/// it without this parser (`LintSettings(plainArguments:)`), which saves half of a one-file run.
-struct Lint: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "lint",
-    abstract: "Lint JSON files, folders (every *.json below them, in sorted order) or standard input ('-')."
-  )
+/// `fcmlint [lint] [options] PATH...`.
+extension LintSettings {
+  static let usage = "fcmlint [lint] [<options>] <path> ..."
+  static let abstract = "Lint JSON files, folders (every *.json below them, in sorted order) or standard input ('-')."
 
-  @Argument(help: ArgumentHelp("Files, folders, or - for standard input.", valueName: "path"))
-  var paths: [String] = []
+  /// Every option of `lint`: the one place one is declared (see `CLIOption`).
+  static let options: [CLIOption<LintSettings>] = [
+    .value("--format", "<format>", repeatable: true, "Output format: text, json, sarif, github, junit or checkstyle; paired in order with --output.") {
+      $0.format.append($1)
+    },
+    .value("--output", "<file>", repeatable: true, "Write the report of the matching --format to this file ('-' for standard output).") {
+      $0.output.append($1)
+    },
+  ] + RuleSources.options.map { $0.lifted(\LintSettings.ruleSources) } + [
+    .value("--max-warnings", "<n>", "Exit 1 when there are more than this many warnings.") { s, v throws(UsageError) in
+      s.maxWarnings = try integer(v, for: "--max-warnings")
+    },
+    .flag("--quiet", "Report errors only.") { $0.quiet = true },
+    .value("--stdin-filename", "<name>", "The file name to show for standard input.") { $0.stdinFilename = $1 },
+    .value("--jobs", "<n>", "Files linted at once (default: one per core).") { s, v throws(UsageError) in
+      s.jobs = try integer(v, for: "--jobs")
+    },
+    .flag("--fix", "Fix what can be fixed mechanically and write the files (standard input: print the fixed document).") { $0.fix = true },
+    .flag("--fix-dry-run", "Print the fixes as a unified diff; write nothing.") { $0.fixDryRun = true },
+    .flag("--ndjson", "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.") { $0.ndjson = true },
+    .value(
+      "--input", "<kind>",
+      "What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default."
+    ) { $0.input = $1 },
+    .value("--max-depth", "<n>", "Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).") { s, v throws(UsageError) in
+      s.maxDepth = try integer(v, for: "--max-depth")
+    },
+    .value(
+      "--max-file-size", "<size>",
+      "Largest file read, in bytes (suffixes K, M, G: powers of 1024); a larger file is an I/O error, never read (default: 64M, at most 1G)."
+    ) { $0.maxFileSize = $1 },
+    .value(
+      "--max-string-length", "<size>",
+      "Longest string or number literal, in bytes as written; longer is a json-syntax error (default: 1M; suffixes K, M, G)."
+    ) { $0.maxStringLength = $1 },
+  ]
 
-  @Option(name: .long, help: ArgumentHelp("Output format: text, json, sarif, github, junit or checkstyle; repeatable, paired in order with --output.", valueName: "format"))
-  var format: [String] = []
-
-  @Option(name: .long, help: ArgumentHelp("Write the report of the matching --format to this file ('-' for standard output); repeatable.", valueName: "file"))
-  var output: [String] = []
-
-  @OptionGroup var ruleOptions: RuleOptions
-
-  @Option(name: .long, help: ArgumentHelp("Exit 1 when there are more than this many warnings.", valueName: "n"))
-  var maxWarnings: Int?
-
-  @Flag(name: .long, help: "Report errors only.")
-  var quiet = false
-
-  @Option(name: .long, help: ArgumentHelp("The file name to show for standard input.", valueName: "name"))
-  var stdinFilename: String?
-
-  @Option(name: .long, help: ArgumentHelp("Files linted at once (default: one per core).", valueName: "n"))
-  var jobs: Int?
-
-  @Flag(name: .long, help: "Fix what can be fixed mechanically and write the files (standard input: print the fixed document).")
-  var fix = false
-
-  @Flag(name: .long, help: "Print the fixes as a unified diff; write nothing.")
-  var fixDryRun = false
-
-  @Flag(name: .long, help: "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.")
-  var ndjson = false
-
-  @Option(name: .long, help: ArgumentHelp("What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload); detected per file by default.", valueName: "kind"))
-  var input: String?
-
-  @Option(name: .long, help: ArgumentHelp("Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).", valueName: "n"))
-  var maxDepth: Int?
-
-  @Option(name: .long, help: ArgumentHelp("Largest file read, in bytes (suffixes K, M, G: powers of 1024); a larger file is an I/O error, never read (default: 64M, at most 1G).", valueName: "size"))
-  var maxFileSize: String?
-
-  @Option(name: .long, help: ArgumentHelp("Longest string or number literal, in bytes as written; longer is a json-syntax error (default: 1M; suffixes K, M, G).", valueName: "size"))
-  var maxStringLength: String?
-
-  var settings: LintSettings {
-    LintSettings(
-      paths: paths, format: format, output: output, ruleSources: ruleOptions.sources, maxWarnings: maxWarnings, quiet: quiet,
-      stdinFilename: stdinFilename, jobs: jobs, fix: fix, fixDryRun: fixDryRun, ndjson: ndjson, input: input, maxDepth: maxDepth,
-      maxFileSize: maxFileSize, maxStringLength: maxStringLength)
+  /// Reads a `lint` command line (without `lint` itself) and checks it.
+  init(arguments: ArraySlice<String>) throws(UsageError) {
+    self.init()
+    try ArgumentReader.read(arguments, options: Self.options, into: &self) { settings, path in settings.paths.append(path) }
+    try validate()
   }
-
-  func validate() throws { try settings.validate() }
-
-  func run() throws { try settings.run() }
 }
 
-/// The options of one `lint` run, as plain values (`Lint` declares them for the parser).
+/// The options of one `lint` run.
 struct LintSettings: Equatable {
   var paths: [String] = []
   var format: [String] = []
@@ -98,31 +82,31 @@ struct LintSettings: Equatable {
 }
 
 extension LintSettings {
-  func validate() throws {
-    if paths.isEmpty { throw ValidationError("give at least one file, folder, or - for standard input") }
+  func validate() throws(UsageError) {
+    if paths.isEmpty { throw UsageError("give at least one file, folder, or - for standard input") }
     for format in format where OutputFormat(rawValue: format) == nil {
-      throw ValidationError("unknown format '\(format)' (formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+      throw UsageError("unknown format '\(format)' (formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
     if output.count > max(1, format.count) {
-      throw ValidationError("each --output needs its own --format (\(output.count) outputs, \(format.count) formats)")
+      throw UsageError("each --output needs its own --format (\(output.count) outputs, \(format.count) formats)")
     }
     if reports.filter({ $0.destination == "-" }).count > 1 {
-      throw ValidationError("only one report can go to standard output: give the others an --output file")
+      throw UsageError("only one report can go to standard output: give the others an --output file")
     }
-    if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+    if let maxWarnings, maxWarnings < 0 { throw UsageError("--max-warnings must be 0 or more") }
+    if let jobs, jobs < 1 { throw UsageError("--jobs must be 1 or more") }
     if let input, InputKind(rawValue: input) == nil {
-      throw ValidationError("unknown input kind '\(input)' (kinds: \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+      throw UsageError("unknown input kind '\(input)' (kinds: \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
-    if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
-    if let stdinFilename, stdinFilename.isEmpty { throw ValidationError("--stdin-filename needs a name") }
-    if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other") }
-    if ndjson && (fix || fixDryRun) { throw ValidationError("--ndjson streams are linted, not fixed") }
-    if ndjson && reports.count > 1 { throw ValidationError("--ndjson writes one report, to standard output") }
+    if paths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read only once") }
+    if let stdinFilename, stdinFilename.isEmpty { throw UsageError("--stdin-filename needs a name") }
+    if fix && fixDryRun { throw UsageError("--fix and --fix-dry-run exclude each other") }
+    if ndjson && (fix || fixDryRun) { throw UsageError("--ndjson streams are linted, not fixed") }
+    if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     do {
       _ = try limits(over: Limits())
     } catch {
-      throw ValidationError(error.message)
+      throw UsageError(error.message)
     }
   }
 

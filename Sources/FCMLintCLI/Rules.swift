@@ -1,24 +1,28 @@
-import ArgumentParser
 import FCMLintEngine
 import FCMLintFormatters
 
 /// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
-struct Rules: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "rules", abstract: "List the rules: id, severity and summary.")
+struct RulesSettings {
+  static let usage = "fcmlint rules [--format <format>] [--config <file>] [--rules <dir> ...]"
+  static let abstract = "List the rules: id, severity and summary."
+  static let options: [CLIOption<RulesSettings>] =
+    [.value("--format", "<format>", "Output format: text, json or markdown (default: text).") { $0.format = $1 }]
+    + RuleSources.options.map { $0.lifted(\RulesSettings.ruleSources) }
 
-  @Option(name: .long, help: "Output format: text, json or markdown.")
-  var format: String = "text"
+  var format = "text"
+  var ruleSources = RuleSources()
 
-  @OptionGroup var ruleOptions: RuleOptions
-
-  func validate() throws {
+  init(arguments: ArraySlice<String>) throws(UsageError) {
+    try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
+      throw UsageError("'rules' takes no arguments, not '\(word)'")
+    }
     guard ["text", "json", "markdown"].contains(format) else {
-      throw ValidationError("unknown format '\(format)' (formats: text, json, markdown)")
+      throw UsageError("unknown format '\(format)' (formats: text, json, markdown)")
     }
   }
 
   func run() throws {
-    let (ruleSet, config) = try ruleOptions.loadOrReport()
+    let (ruleSet, config) = try ruleSources.loadOrReport()
     let rules = ruleSet.rules.sorted { $0.id < $1.id }
     func severity(_ rule: Rule) -> String {
       guard let override = config.severities[rule.id] else { return rule.severity.rawValue }
@@ -44,16 +48,23 @@ struct Rules: ParsableCommand {
 }
 
 /// `fcmlint explain ID`: what a rule checks, why, where it is documented, and its examples.
-struct Explain: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "explain", abstract: "Explain a rule: description, docs link and examples.")
+struct ExplainSettings {
+  static let usage = "fcmlint explain <id> [--config <file>] [--rules <dir> ...]"
+  static let abstract = "Explain a rule: description, docs link and examples."
+  static let options: [CLIOption<ExplainSettings>] = RuleSources.options.map { $0.lifted(\ExplainSettings.ruleSources) }
 
-  @Argument(help: "The rule id.")
-  var id: String
+  var id = ""
+  var ruleSources = RuleSources()
 
-  @OptionGroup var ruleOptions: RuleOptions
+  init(arguments: ArraySlice<String>) throws(UsageError) {
+    var ids: [String] = []
+    try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word in ids.append(word) }
+    guard ids.count == 1 else { throw UsageError(ids.isEmpty ? "give the id of a rule (see 'fcmlint rules')" : "give one rule id, not \(ids.count)") }
+    id = ids[0]
+  }
 
   func run() throws {
-    let (ruleSet, _) = try ruleOptions.loadOrReport()
+    let (ruleSet, _) = try ruleSources.loadOrReport()
     guard let rule = ruleSet.rule(id) else {
       let hint = closest(to: id, in: ruleSet.ids).map { "; did you mean '\($0)'?" } ?? ""
       Console.err("fcmlint: error: no rule '\(id)'\(hint) (see 'fcmlint rules')\n")

@@ -1,128 +1,89 @@
 @testable import FCMLintCLI
-import FCMLintRuleTestSupport
 import FCMLintTestSupport
 import XCTest
 
-/// Command lines read three ways: plainly (`LintSettings(plainArguments:)`), with the paths taken
-/// out first (`separatePaths`, for many file names), and by swift-argument-parser. All must agree.
+/// The command line is read from the option tables (`CLIOption`): every option of the table is
+/// read in both forms, listed in the help, and every malformed line is a usage error.
 final class ArgumentTests: XCTestCase {
-  /// The options `lint`'s help lists, with whether each takes a value.
-  private var declaredOptions: [String: Bool] {
-    let help = Lint.helpMessage(columns: 400)
-    var options: [String: Bool] = [:]
-    for line in help.split(separator: "\n") {
-      let words = line.split(separator: " ")
-      guard let name = words.first, name.hasPrefix("--"), !["--help", "--version"].contains(name) else { continue }
-      options[String(name)] = words.count > 1 && words[1].hasPrefix("<")
-    }
-    return options
-  }
-
-  func testOptionsWithValuesMatchTheLintOptions() {
-    XCTAssertEqual(Set(declaredOptions.filter(\.value).keys), LintSettings.optionsWithValues)
-  }
-
-  /// The plain reader knows every option `Lint` declares, and only those.
-  func testPlainOptionsAreTheLintOptions() {
-    let declared = declaredOptions
-    XCTAssertEqual(Set(declared.keys), Set(LintSettings.plainOptions.keys))
-    for (name, takesValue) in declared {
-      XCTAssertEqual(LintSettings.plainOptions[name]?.kind != .flag, takesValue, name)
+  /// A value each option accepts.
+  func sample(_ option: CLIOption<LintSettings>) -> String {
+    switch option.valueName {
+    case "<n>": return "3"
+    case "<size>": return "2K"
+    case "<kind>": return "message"
+    case "<format>": return "json"
+    default: return "x"
     }
   }
 
-  /// Plain command lines (what hooks and CI steps run) skip swift-argument-parser.
-  func testPlainCommandLinesAreReadWithoutTheParser() throws {
-    let lines: [[String]] = [
-      ["a.json"], ["--format", "json", "a.json"], ["lint", "--format=sarif", "--output", "r.sarif", "dir"],
-      ["--quiet", "--jobs", "2", "--", "-odd.json"], ["--fix", "-"], ["--ndjson", "--input", "message", "log.ndjson"],
-      ["--config", "c.yml", "--rules", "extra", "--rules", "more", "--max-warnings", "0", "x.json"],
-      ["--max-depth", "64", "--max-file-size", "2M", "--max-string-length", "4K", "--stdin-filename", "in.json", "-"],
-      ["--format", "text", "--format", "json", "--output", "-", "--output", "out.json", "a.json"],
-      ["--fix-dry-run", "a.json", "b.json"] + (0..<200).map { "f\($0).json" },
+  /// Every option in the table, as `--name value` and `--name=value`, changes the settings, and
+  /// both forms give the same settings.
+  func testEveryOptionIsReadInBothForms() throws {
+    let plain = try LintSettings(arguments: ["a.json"])
+    for option in LintSettings.options {
+      var spaced = [option.name], joined = [option.name]
+      if option.valueName != nil {
+        spaced.append(sample(option))
+        joined = [option.name + "=" + sample(option)]
+      }
+      let a = try LintSettings(arguments: (spaced + ["a.json"])[...])
+      let b = try LintSettings(arguments: (joined + ["a.json"])[...])
+      XCTAssertEqual(a, b, option.name)
+      XCTAssertNotEqual(a, plain, "\(option.name) changes nothing")
+      XCTAssertEqual(a.paths, ["a.json"], option.name)
+    }
+  }
+
+  func testHelpListsEveryOption() {
+    let help = FCMLintCommand.help(for: "lint")
+    for option in LintSettings.options { XCTAssertTrue(help.contains("  " + option.name), option.name) }
+    for option in RulesSettings.options { XCTAssertTrue(FCMLintCommand.help(for: "rules").contains(option.name), option.name) }
+    XCTAssertTrue(FCMLintCommand.help(for: "").contains("--version"))
+  }
+
+  func testRepeatableOptionsCollectAndOthersKeepTheLast() throws {
+    let settings = try LintSettings(arguments: [
+      "--format", "text", "--format=json", "--output", "-", "--output", "r.json", "--rules", "a", "--rules", "b",
+      "--config", "one.yml", "--config", "two.yml", "--", "-odd.json", "--quiet",
+    ])
+    XCTAssertEqual(settings.format, ["text", "json"])
+    XCTAssertEqual(settings.output, ["-", "r.json"])
+    XCTAssertEqual(settings.ruleSources, RuleSources(config: "two.yml", rules: ["a", "b"]))
+    XCTAssertEqual(settings.paths, ["-odd.json", "--quiet"], "after '--' every word is a path")
+    XCTAssertFalse(settings.quiet)
+    XCTAssertEqual(try LintSettings(arguments: ["-"]).paths, ["-"], "'-' is standard input")
+  }
+
+  func testMalformedLinesAreUsageErrors() {
+    let cases: [([String], String)] = [
+      (["--nope", "a.json"], "unknown option '--nope'"),
+      (["--qiet", "a.json"], "did you mean '--quiet'?"),
+      (["-x", "a.json"], "a path that starts with '-' goes after '--'"),
+      (["--format"], "--format needs a value"),
+      (["--format=", "a.json"], "--format needs a value"),
+      (["--output", "--quiet", "a.json"], "--output needs a value"),
+      (["--quiet=yes", "a.json"], "--quiet is a flag and takes no value"),
+      (["--quiet", "--quiet", "a.json"], "--quiet is given twice"),
+      (["--jobs", "x", "a.json"], "--jobs takes a whole number, not 'x'"),
+      (["--jobs", "-1", "a.json"], "--jobs must be 1 or more"),
+      (["--max-warnings", "-1", "a.json"], "--max-warnings must be 0 or more"),
+      ([], "give at least one file"),
+      (["--fix", "--fix-dry-run", "a.json"], "--fix and --fix-dry-run exclude each other"),
     ]
-    for line in lines {
-      let plain = try XCTUnwrap(LintSettings(plainArguments: line), "\(line)")
-      if line.count < 20 {
-        XCTAssertEqual(try XCTUnwrap(FCMLintCommand.parseAsRoot(line) as? Lint).settings, plain, "\(line)")
+    for (line, message) in cases {
+      XCTAssertThrowsError(try LintSettings(arguments: line[...]), "\(line)") { error in
+        let text = (error as? UsageError)?.message ?? "\(error)"
+        XCTAssertTrue(text.contains(message), "\(line): \(text)")
       }
     }
-    // Everything else is swift-argument-parser's.
-    for line in [
-      ["rules"], ["explain", "android-color"], ["--help"], ["-h"], ["--version"], ["help", "lint"], ["a.json", "rules"],
-      ["--jobs", "x", "a.json"], ["--jobs", "-1", "a.json"], ["--quiet", "--quiet", "a.json"], ["--quiet=yes", "a.json"],
-      ["--config", "a.yml", "--config", "b.yml", "a.json"], ["--format"], [], ["--format", "json"], ["-odd.json"],
-      ["--fix", "--fix-dry-run", "a.json"], ["--unknown", "a.json"], ["--output", "--quiet", "a.json"],
-      ["--generate-completion-script", "bash"],
-    ] {
-      XCTAssertNil(LintSettings(plainArguments: line), "\(line)")
-    }
+    XCTAssertThrowsError(try RulesSettings(arguments: ["extra"]))
+    XCTAssertThrowsError(try ExplainSettings(arguments: []))
+    XCTAssertEqual(try ExplainSettings(arguments: ["image-url", "--config", "c.yml"]).id, "image-url")
   }
 
-  /// Generated command lines, read both ways: where the plain reader answers, swift-argument-parser
-  /// must accept the line as `lint` with the same settings.
-  func testPlainReaderAgreesWithTheParser() {
-    // Every option the plain reader knows (so a new one is exercised too), in both forms, among
-    // paths, values and words that must send the line to the parser.
-    let options = LintSettings.plainOptions.keys.sorted()
-    let words = options + options.map { $0 + "=" } + [
-      "a.json", "b.json", "dir", "-", "--", "lint", "rules", "help", "-x", "--format=json", "--jobs=2", "--quiet=1",
-      "--output=-", "--output=-x", "--rules=a=b", "json", "sarif", "text", "2", "0", "-3", "+4", "x", "", "request", "apns",
-      "1K", "r.out", "--nope", "--help", "-h",
-    ]
-    var random = XorShift64(seed: 0x5eed_a46)
-    var agreed = 0
-    var acceptedByParser = 0
-    for _ in 0..<800 {
-      let line = (0..<(1 + random.below(7))).map { _ in words[random.below(words.count)] }
-      let plain = LintSettings(plainArguments: line)
-      let parsed = (try? FCMLintCommand.parseAsRoot(line)).flatMap { $0 as? Lint }
-      if parsed != nil { acceptedByParser += 1 }
-      guard let plain else { continue }
-      XCTAssertEqual(parsed?.settings, plain, "\(line)")
-      agreed += 1
-    }
-    // Not a vacuous check: most lines the parser accepts (about four in five) are read plainly.
-    XCTAssertGreaterThan(agreed * 3, acceptedByParser * 2, "\(agreed) of \(acceptedByParser)")
-  }
-
-  func testSeparatingPaths() throws {
-    let paths = (0..<100).map { "f\($0).json" }
-    let (options, separated) = try XCTUnwrap(FCMLintCommand.separatePaths(["--format", "json", "--quiet"] + paths + ["--", "-odd.json"]))
-    XCTAssertEqual(options, ["--format", "json", "--quiet"])
-    XCTAssertEqual(separated, paths + ["-odd.json"])
-    XCTAssertNil(FCMLintCommand.separatePaths(["rules"] + paths), "other subcommands are parsed as usual")
-    XCTAssertNil(FCMLintCommand.separatePaths(["a.json", "b.json"]), "few paths need no help")
-    XCTAssertEqual(FCMLintCommand.separatePaths(["lint", "--config", "c.yml"] + paths)?.options, ["lint", "--config", "c.yml"])
-  }
-
-  /// `parseLint` takes a shortcut for plain lint command lines; it must give the command a parse
-  /// from the root gives, and leave everything else to the root.
-  func testLintShortcutParsesAsTheRootDoes() throws {
-    let lines: [[String]] = [
-      ["a.json"], ["--format", "json", "a.json", "b.json"], ["--quiet", "--jobs", "2", "--", "-odd.json"],
-      ["--format", "sarif", "--output", "r.sarif", "--format", "text", "dir"], ["--input", "apns", "--max-depth", "64", "-"],
-      ["--fix-dry-run", "--config", "c.yml", "--rules", "extra", "x.json"],
-    ]
-    for line in lines {
-      let shortcut = try XCTUnwrap(FCMLintCommand.parseLint(line) as? Lint, "\(line)")
-      let root = try XCTUnwrap(FCMLintCommand.parseAsRoot(line) as? Lint, "\(line)")
-      XCTAssertEqual(shortcut.paths, root.paths, "\(line)")
-      XCTAssertEqual(shortcut.format, root.format, "\(line)")
-      XCTAssertEqual(shortcut.output, root.output, "\(line)")
-      XCTAssertEqual(shortcut.quiet, root.quiet, "\(line)")
-      XCTAssertEqual(shortcut.jobs, root.jobs, "\(line)")
-      XCTAssertEqual(shortcut.input, root.input, "\(line)")
-      XCTAssertEqual(shortcut.maxDepth, root.maxDepth, "\(line)")
-      XCTAssertEqual(shortcut.fixDryRun, root.fixDryRun, "\(line)")
-      XCTAssertEqual(shortcut.ruleOptions.config, root.ruleOptions.config, "\(line)")
-      XCTAssertEqual(shortcut.ruleOptions.rules, root.ruleOptions.rules, "\(line)")
-    }
-    // Other subcommands and help go to the root parser.
-    XCTAssertTrue(try FCMLintCommand.parseLint(["rules"]) is Rules)
-    XCTAssertTrue(try FCMLintCommand.parseLint(["explain", "android-color"]) is Explain)
-    XCTAssertFalse(try FCMLintCommand.parseLint(["--help"]) is Lint)
-    // A usage error is the root's error.
-    XCTAssertThrowsError(try FCMLintCommand.parseLint(["--jobs", "x", "a.json"]))
+  /// Many paths are read in linear time (a pre-commit hook passes every staged file).
+  func testManyPaths() throws {
+    let paths = (0..<20_000).map { "f\($0).json" }
+    XCTAssertEqual(try LintSettings(arguments: (["--quiet"] + paths)[...]).paths, paths)
   }
 }
