@@ -5,13 +5,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FCMLintFormatters
 
 /// Writing to the terminal without Foundation.
 enum Console {
   static func out(_ text: String) { write(text, to: 1) }
   static func err(_ text: String) { write(text, to: 2) }
 
-  private static func write(_ text: String, to fd: Int32) {
+  static func write(_ text: String, to fd: Int32) {
     var text = text
     text.withUTF8 { buffer in
       var offset = 0
@@ -36,4 +37,11 @@ enum Console {
 
 @inline(__always) private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, pointer, count)
+}
+
+/// A report written to standard output or standard error as it goes.
+final class ConsoleSink: ReportSink {
+  let fd: Int32
+  init(fd: Int32) { self.fd = fd }
+  func write(_ text: String) { Console.write(text, to: fd) }
 }

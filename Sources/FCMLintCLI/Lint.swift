@@ -165,43 +165,39 @@ extension LintSettings {
     }
 
     let results = lintAll(inputs, linter, limits)
-    var diagnostics: [Diagnostic] = []
-    var linted: [String] = []
+    // Each file's diagnostics, in the output's order (by file name, as diagnostics sort).
+    var perFile: [(name: String, diagnostics: [Diagnostic])] = []
     var fixed = 0
     var fixedDocument: [UInt8]? = nil
     for (index, input) in inputs.enumerated() {
       let result = results[index]
       if let error = result.error { ioErrors.append(error) }
       guard result.read else { continue }
-      diagnostics += result.diagnostics
       fixed += result.fixed
       if let diff = result.diff { Console.out(diff) }
+      let name: String
       switch input {
-      case .file(let path): linted.append(path)
-      case .standardInput(let name):
-        linted.append(name)
+      case .file(let path): name = path
+      case .standardInput(let stdinName):
+        name = stdinName
         if fix { fixedDocument = result.fixedBytes }
       }
+      perFile.append((name, quiet ? result.diagnostics.filter { $0.severity == .error } : result.diagnostics))
     }
-    if quiet { diagnostics.removeAll { $0.severity != .error } }
-    diagnostics.sort(by: Diagnostic.ordered)
+    perFile = Self.inOutputOrder(perFile)
 
-    var summary = Summary(files: linted.count, diagnostics: diagnostics)
+    var summary = Summary(files: perFile.count, diagnostics: perFile.flatMap(\.diagnostics))
     summary.fixed = fixed
     // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
     if let fixedDocument { Console.out(String(decoding: fixedDocument, as: UTF8.self)) }
-    let report = Report(
-      diagnostics: diagnostics, summary: summary, files: linted,
-      rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) },
-      toolVersion: FCMLintCommand.version)
-    for (format, destination) in reports {
-      if destination == "-" {
-        let text = format.formatter(color: format == .text && Console.wantsColor && fixedDocument == nil).format(report)
-        if fixedDocument != nil { Console.err(text) } else { Console.out(text) }
-      } else if case .failure(let error) = FileSystem.write(format.formatter().format(report), to: destination) {
-        ioErrors.append(FileSystem.IOError(path: destination, message: "cannot write the report: \(error.message)"))
-      }
+    var outputs = reportOutputs(toStandardError: fixedDocument != nil)
+    let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    for i in outputs.indices { outputs[i].formatter.begin(header, to: outputs[i].sink) }
+    for file in perFile {
+      for i in outputs.indices { outputs[i].formatter.write(file.diagnostics, files: [file.name], to: outputs[i].sink) }
     }
+    for i in outputs.indices { outputs[i].formatter.finish(summary, to: outputs[i].sink) }
+    ioErrors += outputs.compactMap { $0.save() }
     for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
 
     if !ioErrors.isEmpty { throw StatusError(status: .failure) }
@@ -212,13 +208,49 @@ extension LintSettings {
     }
   }
 
+  /// Files sorted by name as diagnostics sort (stably: the same name keeps one place, its
+  /// diagnostics merged in order), so writing them file by file gives the sorted output.
+  static func inOutputOrder(_ files: [(name: String, diagnostics: [Diagnostic])]) -> [(name: String, diagnostics: [Diagnostic])] {
+    let sorted = files.enumerated().sorted { a, b in
+      a.element.name == b.element.name ? a.offset < b.offset : a.element.name.utf8.lexicographicallyPrecedes(b.element.name.utf8)
+    }.map(\.element)
+    var merged: [(name: String, diagnostics: [Diagnostic])] = []
+    for file in sorted {
+      if let last = merged.last, last.name == file.name {
+        merged[merged.count - 1].diagnostics = (last.diagnostics + file.diagnostics).sorted(by: Diagnostic.ordered)
+      } else {
+        merged.append(file)
+      }
+    }
+    return merged
+  }
+
+  /// One formatter and sink per report: standard output (or standard error, when it carries the
+  /// fixed document) is written as the report goes; a report file is gathered and written whole.
+  func reportOutputs(toStandardError: Bool) -> [ReportOutput] {
+    reports.map { format, destination in
+      if destination == "-" {
+        let color = format == .text && Console.wantsColor && !toStandardError
+        return ReportOutput(formatter: format.formatter(color: color), sink: ConsoleSink(fd: toStandardError ? 2 : 1), file: nil)
+      }
+      return ReportOutput(formatter: format.formatter(), sink: StringSink(), file: destination)
+    }
+  }
+
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
   func runNDJSON(_ linter: Linter, _ limits: Limits) throws {
-    let streamer = NDJSONLinter(
-      linter: linter, format: reports[0].format, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: limits.maxFileSize)
-    var totals = NDJSONLinter.Totals()
+    let streamer = NDJSONLinter(linter: linter, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: limits.maxFileSize)
+    var formatter = reports[0].format.formatter(color: reports[0].format == .text && Console.wantsColor)
+    if var text = formatter as? TextFormatter {
+      // Streams are linted, not fixed, and count documents.
+      text.unit = "document"
+      text.mentionsFixes = false
+      formatter = text
+    }
+    var totals = NDJSONLinter.Totals(formatter: formatter, sink: ConsoleSink(fd: 1))
     var errors: [FileSystem.IOError] = []
-    streamer.begin()
+    let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    totals.formatter.begin(header, to: totals.sink)
     for path in paths {
       let name = path == "-" ? (stdinFilename ?? "<stdin>") : path
       let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
@@ -231,14 +263,31 @@ extension LintSettings {
         errors.append(FileSystem.IOError(path: path, message: "is a directory (--ndjson reads streams, not folders)"))
         continue
       }
+      totals.formatter.write([], files: [name], to: totals.sink)  // the stream, for formats that list what was read
       if let error = streamer.lint(fd: fd, name: name, totals: &totals) { errors.append(error) }
       if path != "-" { close(fd) }
     }
-    streamer.finish(totals, rules: linter.activeRules.map { RuleDescriptor(id: $0.id, summary: $0.summary, docs: $0.docs, severity: $0.severity) }, files: paths)
+    totals.formatter.finish(totals.summary, to: totals.sink)
     for error in errors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
     if !errors.isEmpty { throw StatusError(status: .failure) }
     if totals.summary.errors > 0 { throw StatusError(status: .problems) }
     if let maxWarnings, totals.summary.warnings > maxWarnings { throw StatusError(status: .problems) }
+  }
+
+
+  /// A report being written: its formatter, and where its text goes.
+  struct ReportOutput {
+    var formatter: any Formatter
+    let sink: any ReportSink
+    /// The report file, written whole by `save()`; nil for standard output or error.
+    let file: String?
+
+    /// Writes a report file; the error, if it cannot be written.
+    func save() -> FileSystem.IOError? {
+      guard let file, let gathered = sink as? StringSink else { return nil }
+      guard case .failure(let error) = FileSystem.write(gathered.text, to: file) else { return nil }
+      return FileSystem.IOError(path: file, message: "cannot write the report: \(error.message)")
+    }
   }
 
   /// Each report: its format and where it goes ("-" is standard output). Formats pair with

@@ -18,7 +18,6 @@ import Darwin
 /// the stream and the line the document is on.
 struct NDJSONLinter {
   let linter: Linter
-  let format: OutputFormat
   let quiet: Bool
   let jobs: Int
   /// Longest accepted line; a longer one gets one diagnostic and is skipped, never loaded whole.
@@ -27,10 +26,11 @@ struct NDJSONLinter {
   static let batchLines = 8192
   static let batchBytes = 32 << 20
 
+  /// The report being written, and the counts so far.
   struct Totals {
     var summary = Summary()
-    var diagnostics: [Diagnostic] = []  // kept only for formats that cannot stream
-    var first = true
+    var formatter: any Formatter
+    let sink: any ReportSink
   }
 
   /// Lints one stream (an open file descriptor) and writes its diagnostics.
@@ -104,46 +104,14 @@ struct NDJSONLinter {
       start: position, end: position)
   }
 
-  /// Prints what can be printed now (text, JSON and GitHub annotations stream); keeps the rest.
+  /// Counts a batch's diagnostics and hands them to the report.
   private func emit(_ found: [Diagnostic], _ totals: inout Totals) {
     let shown = quiet ? found.filter { $0.severity == .error } : found
     let counts = Summary(diagnostics: shown)
     totals.summary.errors += counts.errors
     totals.summary.warnings += counts.warnings
     totals.summary.infos += counts.infos
-    guard !shown.isEmpty else { return }
-    switch format {
-    case .text, .github:
-      let text = format.formatter().format(Report(diagnostics: shown, summary: Summary()))
-      // Drop the per-batch summary line of the text format; the run's summary comes last.
-      Console.out(format == .text ? String(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).joined(separator: "\n")) + "\n" : text)
-    case .json:
-      var items = JSONFormatter().format(Report(diagnostics: shown, summary: Summary()))
-      // The array's items, from {"diagnostics":[ ... ],"summary":...}.
-      items = String(items.dropFirst("{\"diagnostics\":[".count))
-      items = String(items[..<items.lastIndex(of: "]")!])  // the summary after it holds no ']'
-
-      Console.out((totals.first ? "" : ",") + items)
-      totals.first = false
-    default:
-      totals.diagnostics += shown
-    }
-  }
-
-  /// Opens the report (JSON streams its array) and closes it with the summary.
-  func begin() { if format == .json { Console.out("{\"diagnostics\":[") } }
-
-  func finish(_ totals: Totals, rules: [RuleDescriptor], files: [String]) {
-    switch format {
-    case .text: Console.out(TextFormatter.summaryLine(totals.summary, unit: "document") + "\n")
-    case .github: break
-    case .json:
-      let s = totals.summary
-      Console.out("],\"summary\":{\"files\":\(s.files),\"errors\":\(s.errors),\"warnings\":\(s.warnings),\"infos\":\(s.infos),\"fixed\":0}}\n")
-    default:
-      Console.out(format.formatter().format(Report(
-        diagnostics: totals.diagnostics, summary: totals.summary, files: files, rules: rules, toolVersion: FCMLintCommand.version)))
-    }
+    totals.formatter.write(shown, files: [], to: totals.sink)
   }
 }
 

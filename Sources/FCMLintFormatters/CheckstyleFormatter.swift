@@ -3,13 +3,16 @@ import FCMLintEngine
 /// Checkstyle XML (what reviewdog, Jenkins' warnings plugin and many CI tools read): a `<file>`
 /// per linted file, an `<error>` per diagnostic with `source` set to `fcmlint.<rule>`.
 public struct CheckstyleFormatter: Formatter {
+  private var gathered = Gathered()
+
   public init() {}
 
-  public func format(_ report: Report) -> String {
-    var byFile: [String: [Diagnostic]] = [:]
-    for d in report.diagnostics { byFile[d.file, default: []].append(d) }
-    var files = report.files
-    for file in byFile.keys.sorted() where !files.contains(file) { files.append(file) }
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    gathered.add(diagnostics, files: files)
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    let (files, byFile) = gathered.byFile()
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
     for file in files {
       let diagnostics = byFile[file] ?? []
@@ -23,6 +26,6 @@ public struct CheckstyleFormatter: Formatter {
       }
       out += "  </file>\n"
     }
-    return out + "</checkstyle>\n"
+    sink.write(out + "</checkstyle>\n")
   }
 }

@@ -32,11 +32,88 @@ public struct RuleDescriptor: Sendable {
     self.docs = docs
     self.severity = severity
   }
+
+  /// What a report says about an active rule.
+  public init(_ rule: Rule) {
+    self.init(id: rule.id, summary: rule.summary, docs: rule.docs, severity: rule.severity)
+  }
 }
 
-/// Renders a report. One formatter per file; each knows only `Report` and `Diagnostic`.
+/// Where a report's text goes, in order. The CLI writes to standard output or gathers a report
+/// file's text; `StringSink` gathers it in memory.
+public protocol ReportSink: AnyObject {
+  func write(_ text: String)
+}
+
+/// Gathers a report's text.
+public final class StringSink: ReportSink {
+  public private(set) var text = ""
+  public init() {}
+  public func write(_ text: String) { self.text += text }
+}
+
+/// What a report says besides the diagnostics: the rules (SARIF lists them as the tool's rules)
+/// and the tool's version.
+public struct ReportHeader: Sendable {
+  public var rules: [RuleDescriptor]
+  public var toolVersion: String
+
+  public init(rules: [RuleDescriptor] = [], toolVersion: String = "") {
+    self.rules = rules
+    self.toolVersion = toolVersion
+  }
+}
+
+/// Renders a report as the lint goes: `begin` once, `write` for the diagnostics of each file (or
+/// each batch of a stream) in output order, `finish` with the run's summary. Formats whose syntax
+/// lets them write as they go (text, JSON, GitHub annotations) do; formats that must see
+/// everything first (SARIF, JUnit, Checkstyle) keep the diagnostics and file names, never the
+/// documents, and write at `finish`.
+///
+/// A new format is one file with a type conforming to this protocol, and its case in
+/// `OutputFormat` (its `--format` name and how to make it).
 public protocol Formatter {
-  func format(_ report: Report) -> String
+  mutating func begin(_ header: ReportHeader, to sink: any ReportSink)
+  /// `diagnostics` are those of `files` (the files they cover, clean ones included, which some
+  /// formats list), sorted; a stream's batches name no files.
+  mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink)
+  mutating func finish(_ summary: Summary, to sink: any ReportSink)
+}
+
+extension Formatter {
+  public mutating func begin(_ header: ReportHeader, to sink: any ReportSink) {}
+
+  /// The whole report at once: begin, one write, finish.
+  public func format(_ report: Report) -> String {
+    var formatter = self
+    let sink = StringSink()
+    formatter.begin(ReportHeader(rules: report.rules, toolVersion: report.toolVersion), to: sink)
+    formatter.write(report.diagnostics, files: report.files, to: sink)
+    formatter.finish(report.summary, to: sink)
+    return sink.text
+  }
+}
+
+/// For the formats that write at `finish`: the diagnostics and the files, in the order given.
+struct Gathered {
+  var diagnostics: [Diagnostic] = []
+  var files: [String] = []
+
+  mutating func add(_ diagnostics: [Diagnostic], files: [String]) {
+    self.diagnostics += diagnostics
+    self.files += files
+  }
+
+  /// The diagnostics by file, and every file: those listed, then any other a diagnostic names
+  /// (in the order of first appearance).
+  func byFile() -> (files: [String], diagnostics: [String: [Diagnostic]]) {
+    var byFile: [String: [Diagnostic]] = [:]
+    for d in diagnostics { byFile[d.file, default: []].append(d) }
+    var all = files
+    var listed = Set(files)
+    for d in diagnostics where listed.insert(d.file).inserted { all.append(d.file) }
+    return (all, byFile)
+  }
 }
 
 /// The formats `--format` accepts.

@@ -6,9 +6,10 @@ import FCMLintEngine
 public struct GitHubFormatter: Formatter {
   public init() {}
 
-  public func format(_ report: Report) -> String {
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    guard !diagnostics.isEmpty else { return }
     var out = ""
-    for d in report.diagnostics {
+    for d in diagnostics {
       let command: String
       switch d.severity {
       case .error: command = "error"
@@ -21,8 +22,10 @@ public struct GitHubFormatter: Formatter {
       ].joined(separator: ",")
       out += "::\(command) \(properties)::\(Self.data("\(d.message) (\(d.pointer.isEmpty ? "/" : d.pointer), \(d.docs))"))\n"
     }
-    return out
+    sink.write(out)
   }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {}
 
   static func data(_ s: String) -> String {
     var out = ""

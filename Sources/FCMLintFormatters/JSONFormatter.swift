@@ -3,13 +3,20 @@ import FCMLintEngine
 /// One JSON object: `{"diagnostics": [...], "summary": {...}}`, described by
 /// `schemas/fcmlint-output.schema.json`. Keys are written in a fixed order, so output is stable.
 public struct JSONFormatter: Formatter {
+  private var written = 0
+
   public init() {}
 
-  public func format(_ report: Report) -> String {
-    let summary = report.summary
-    var out = "{\"diagnostics\":["
-    for (i, d) in report.diagnostics.enumerated() {
-      if i > 0 { out += "," }
+  public mutating func begin(_ header: ReportHeader, to sink: any ReportSink) {
+    sink.write("{\"diagnostics\":[")
+  }
+
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    guard !diagnostics.isEmpty else { return }
+    var out = ""
+    for d in diagnostics {
+      if written > 0 { out += "," }
+      written += 1
       out += "{\"file\":\(JSONText.quote(d.file)),\"rule\":\(JSONText.quote(d.rule)),\"severity\":\"\(d.severity.rawValue)\""
       out += ",\"message\":\(JSONText.quote(d.message)),\"pointer\":\(JSONText.quote(d.pointer))"
       out += ",\"line\":\(d.start.line),\"column\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column)"
@@ -23,7 +30,11 @@ public struct JSONFormatter: Formatter {
       }
       out += "}"
     }
-    out += "],\"summary\":{\"files\":\(summary.files),\"errors\":\(summary.errors),\"warnings\":\(summary.warnings),\"infos\":\(summary.infos),\"fixed\":\(summary.fixed)}}\n"
-    return out
+    sink.write(out)
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    sink.write(
+      "],\"summary\":{\"files\":\(summary.files),\"errors\":\(summary.errors),\"warnings\":\(summary.warnings),\"infos\":\(summary.infos),\"fixed\":\(summary.fixed)}}\n")
   }
 }

@@ -3,13 +3,16 @@ import FCMLintEngine
 /// JUnit XML, as Jenkins and GitLab read it: a test suite per file, a failing test case per
 /// diagnostic, and one passing case for a clean file so it shows as checked.
 public struct JUnitFormatter: Formatter {
+  private var gathered = Gathered()
+
   public init() {}
 
-  public func format(_ report: Report) -> String {
-    var byFile: [String: [Diagnostic]] = [:]
-    for d in report.diagnostics { byFile[d.file, default: []].append(d) }
-    var files = report.files
-    for file in byFile.keys where !files.contains(file) { files.append(file) }
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    gathered.add(diagnostics, files: files)
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    let (files, byFile) = gathered.byFile()
 
     var suites = ""
     var total = 0
@@ -32,6 +35,7 @@ public struct JUnitFormatter: Formatter {
       }
       suites += "  </testsuite>\n"
     }
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fcmlint\" tests=\"\(total)\" failures=\"\(report.diagnostics.count)\" errors=\"0\">\n\(suites)</testsuites>\n"
+    sink.write(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fcmlint\" tests=\"\(total)\" failures=\"\(gathered.diagnostics.count)\" errors=\"0\">\n\(suites)</testsuites>\n")
   }
 }

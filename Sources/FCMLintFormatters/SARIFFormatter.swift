@@ -5,21 +5,30 @@ import FCMLintEngine
 /// (artifact URI relative to the working directory, 1-based region with its end, columns in UTF-16
 /// code units) and the JSON Pointer as a logical location.
 public struct SARIFFormatter: Formatter {
+  private var header = ReportHeader()
+  private var diagnostics: [Diagnostic] = []
+
   public init() {}
 
-  public func format(_ report: Report) -> String {
-    let rules = report.rules.sorted { $0.id < $1.id }
+  public mutating func begin(_ header: ReportHeader, to sink: any ReportSink) { self.header = header }
+
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    self.diagnostics += diagnostics
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    let rules = header.rules.sorted { $0.id < $1.id }
     var ruleIndex: [String: Int] = [:]
     for (i, r) in rules.enumerated() { ruleIndex[r.id] = i }
 
     var out = #"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"fcmlint""#
-    if !report.toolVersion.isEmpty { out += ",\"version\":\(JSONText.quote(report.toolVersion))" }
+    if !header.toolVersion.isEmpty { out += ",\"version\":\(JSONText.quote(header.toolVersion))" }
     out += ",\"rules\":["
     out += rules.map { r in
       "{\"id\":\(JSONText.quote(r.id)),\"shortDescription\":{\"text\":\(JSONText.quote(r.summary))},\"helpUri\":\(JSONText.quote(r.docs)),\"defaultConfiguration\":{\"level\":\"\(Self.level(r.severity))\"}}"
     }.joined(separator: ",")
     out += "]}},\"columnKind\":\"utf16CodeUnits\",\"results\":["
-    out += report.diagnostics.map { d in
+    out += diagnostics.map { d in
       var result = "{\"ruleId\":\(JSONText.quote(d.rule))"
       if let index = ruleIndex[d.rule] { result += ",\"ruleIndex\":\(index)" }
       result += ",\"level\":\"\(Self.level(d.severity))\",\"message\":{\"text\":\(JSONText.quote(d.message))}"
@@ -35,7 +44,7 @@ public struct SARIFFormatter: Formatter {
       return result + "}"
     }.joined(separator: ",")
     out += "]}]}\n"
-    return out
+    sink.write(out)
   }
 
   static func level(_ severity: Severity) -> String {

@@ -4,23 +4,36 @@ import FCMLintEngine
 /// every editor's error parser reads it; then a one-line summary. Colour only when asked (a TTY).
 public struct TextFormatter: Formatter {
   public var color: Bool
+  /// What the summary counts: files, or the documents of a stream.
+  public var unit: String
+  /// Whether the summary says how many problems `--fix` would fix (not for streams, which are
+  /// never fixed).
+  public var mentionsFixes = true
+  private var fixable = 0
 
-  public init(color: Bool = false) { self.color = color }
+  public init(color: Bool = false, unit: String = "file") {
+    self.color = color
+    self.unit = unit
+  }
 
   /// The regular expression the README documents for editors; tests check every line against it.
   public static let linePattern = #"^(.+):(\d+):(\d+): (error|warning|info): (.*) \[([a-z0-9-]+)\]$"#
 
-  public func format(_ report: Report) -> String {
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    guard !diagnostics.isEmpty else { return }
     var out = ""
-    for d in report.diagnostics {
+    for d in diagnostics {
       out += "\(d.file):\(d.start.line):\(d.start.column): \(paint(d.severity)): \(oneLine(d.message)) [\(d.rule)]\n"
+      if d.fix != nil { fixable += 1 }
     }
-    var summary = Self.summaryLine(report.summary)
-    let fixable = report.diagnostics.filter { $0.fix != nil }.count
-    if report.summary.fixed > 0 { summary += "; \(report.summary.fixed) fixed" }
-    if fixable > 0 { summary += "; \(fixable) fixable with --fix" }
-    out += summary + "\n"
-    return out
+    sink.write(out)
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    var line = Self.summaryLine(summary, unit: unit)
+    if summary.fixed > 0 { line += "; \(summary.fixed) fixed" }
+    if fixable > 0 && mentionsFixes { line += "; \(fixable) fixable with --fix" }
+    sink.write(line + "\n")
   }
 
   public static func summaryLine(_ s: Summary, unit: String = "file") -> String {

@@ -389,6 +389,31 @@ final class CLITests: XCTestCase {
     XCTAssertTrue(run.stdout.hasSuffix(" in 1 file\n"), run.stdout)
   }
 
+  /// `--ndjson` writes every format through the same formatters as a folder run: the JSON report
+  /// of a stream longer than one batch is one valid document with the run's summary, and the text
+  /// report ends with one summary line that counts documents.
+  func testNDJSONReportsAreWholeReports() throws {
+    let dir = try temporaryDirectory()
+    let bad = #"{"message": {"topic": "news", "token": "t"}}"#
+    let good = #"{"message": {"topic": "news", "notification": {"title": "Hi"}}}"#
+    let lines = (0..<9000).map { $0 % 1000 == 0 ? bad : good }
+    try write(lines.joined(separator: "\n") + "\n", to: dir.appendingPathComponent("log.ndjson"))
+    let json = try fcmlint(["--ndjson", "--format", "json", "log.ndjson"], in: dir)
+    XCTAssertEqual(json.status, 1, json.stderr)
+    let output = try decode(json)
+    XCTAssertEqual(output.summary, Output.Counts(files: 9000, errors: 9, warnings: 0, infos: 0))
+    XCTAssertEqual(output.diagnostics.map(\.line), (0..<9).map { $0 * 1000 + 1 })
+    try assertMatchesSchema(json)
+    let text = try fcmlint(["--ndjson", "log.ndjson"], in: dir)
+    let textLines = text.stdout.split(separator: "\n")
+    XCTAssertEqual(textLines.count, 10, text.stdout)
+    XCTAssertEqual(textLines.last, "9 problems (9 errors, 0 warnings, 0 infos) in 9000 documents")
+    let sarif = try fcmlint(["--ndjson", "--format", "sarif", "log.ndjson"], in: dir)
+    let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: sarif.stdoutData) as? [String: Any])
+    let runs = try XCTUnwrap(results["runs"] as? [[String: Any]])
+    XCTAssertEqual((runs[0]["results"] as? [Any])?.count, 9)
+  }
+
   func testUsageErrorsExitTwo() throws {
     let file = Self.repo("corpus/valid/fid-target.json")
     let usageErrors = [

@@ -33,6 +33,32 @@ final class FormatterTests: XCTestCase {
       toolVersion: "0.1.0")
   }()
 
+  /// Every format written file by file (as the CLI streams) gives the report written at once.
+  func testWritingFileByFileEqualsTheWholeReport() {
+    for format in OutputFormat.allCases {
+      let whole = format.formatter().format(report)
+      var formatter = format.formatter()
+      let sink = StringSink()
+      formatter.begin(ReportHeader(rules: report.rules, toolVersion: report.toolVersion), to: sink)
+      formatter.write([report.diagnostics[0]], files: [report.files[0]], to: sink)
+      formatter.write([report.diagnostics[1]], files: [report.files[1]], to: sink)
+      formatter.write([], files: [report.files[2]], to: sink)
+      formatter.finish(report.summary, to: sink)
+      XCTAssertEqual(sink.text, whole, format.rawValue)
+    }
+  }
+
+  /// Text, JSON and GitHub annotations write as they go: a file's lines are out before the next.
+  func testStreamingFormatsWriteAsTheyGo() {
+    for format in [OutputFormat.text, .json, .github] {
+      var formatter = format.formatter()
+      let sink = StringSink()
+      formatter.begin(ReportHeader(), to: sink)
+      formatter.write([report.diagnostics[0]], files: [report.files[0]], to: sink)
+      XCTAssertTrue(sink.text.contains("image-extension"), "\(format.rawValue): \(sink.text)")
+    }
+  }
+
   func testGitHubEscaping() {
     let lines = GitHubFormatter().format(report).split(separator: "\n")
     XCTAssertEqual(lines.count, 2)
