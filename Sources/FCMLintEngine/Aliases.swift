@@ -91,8 +91,8 @@ public struct Aliases: Sendable {
   }
 
   /// The path texts a rule path stands for: itself, or an alias's paths followed by the rest.
-  func expand(_ value: DataValue, what: String) throws(ConfigurationError) -> [String] {
-    let text = try value.nonEmptyString(what: what)
+  func expand(_ value: DataValue, what: @autoclosure () -> String) throws(ConfigurationError) -> [String] {
+    let text = try value.nonEmptyString(what: what())
     guard let reference = try Self.reference(value, text) else { return [text] }
     guard let paths = paths[reference.name] else {
       throw unknown(reference.name, at: value, among: Array(paths.keys))

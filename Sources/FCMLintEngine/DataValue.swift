@@ -65,59 +65,59 @@ public struct DataValue: Sendable {
   package var isNull: Bool { scalarKind == .null }
 
   /// The members of a mapping, checked against the allowed names.
-  package func mapping(allowed: [String]? = nil, what: String) throws(ConfigurationError) -> [(key: String, keyValue: DataValue, value: DataValue)] {
-    guard case .mapping(let members) = node else { throw fail("\(what) must be a mapping") }
+  package func mapping(allowed: [String]? = nil, what: @autoclosure () -> String) throws(ConfigurationError) -> [(key: String, keyValue: DataValue, value: DataValue)] {
+    guard case .mapping(let members) = node else { throw fail("\(what()) must be a mapping") }
     // Declared with the labels of the result: an unlabelled array would be converted element by
     // element through a runtime cast on return.
     var out: [(key: String, keyValue: DataValue, value: DataValue)] = []
     for (k, v) in members {
-      guard case .scalar(let name, _, _) = k.node else { throw k.fail("keys in \(what) must be plain strings") }
+      guard case .scalar(let name, _, _) = k.node else { throw k.fail("keys in \(what()) must be plain strings") }
       if let allowed, !allowed.contains(name) {
-        throw k.fail("unknown key '\(name)' in \(what)\(Self.suggestion(name, allowed)) (allowed: \(allowed.joined(separator: ", ")))")
+        throw k.fail("unknown key '\(name)' in \(what())\(Self.suggestion(name, allowed)) (allowed: \(allowed.joined(separator: ", ")))")
       }
       out.append((name, k, v))
     }
     return out
   }
 
-  func sequence(what: String) throws(ConfigurationError) -> [DataValue] {
-    guard case .sequence(let items) = node else { throw fail("\(what) must be a list") }
+  func sequence(what: @autoclosure () -> String) throws(ConfigurationError) -> [DataValue] {
+    guard case .sequence(let items) = node else { throw fail("\(what()) must be a list") }
     return items
   }
 
   /// A single item or a list of them, as a list.
-  package func oneOrMany(what: String) -> [DataValue] {
+  package func oneOrMany(what: @autoclosure () -> String) -> [DataValue] {
     if case .sequence(let items) = node { return items }
     return [self]
   }
 
   /// A string: quoted, or plain text YAML does not read as a number, boolean or null.
-  func string(what: String) throws(ConfigurationError) -> String {
-    guard case .scalar(let s, .string, _) = node else { throw fail("\(what) must be a string") }
+  func string(what: @autoclosure () -> String) throws(ConfigurationError) -> String {
+    guard case .scalar(let s, .string, _) = node else { throw fail("\(what()) must be a string") }
     return s
   }
 
-  package func nonEmptyString(what: String) throws(ConfigurationError) -> String {
-    let s = try string(what: what)
-    if s.isEmpty { throw fail("\(what) must not be empty") }
+  package func nonEmptyString(what: @autoclosure () -> String) throws(ConfigurationError) -> String {
+    let s = try string(what: what())
+    if s.isEmpty { throw fail("\(what()) must not be empty") }
     return s
   }
 
-  func bool(what: String) throws(ConfigurationError) -> Bool {
-    guard case .scalar(let s, .bool, _) = node else { throw fail("\(what) must be true or false") }
+  func bool(what: @autoclosure () -> String) throws(ConfigurationError) -> Bool {
+    guard case .scalar(let s, .bool, _) = node else { throw fail("\(what()) must be true or false") }
     return ["true", "yes", "on", "y"].contains(s.lowercased())
   }
 
-  func number(what: String) throws(ConfigurationError) -> Double {
+  func number(what: @autoclosure () -> String) throws(ConfigurationError) -> Double {
     guard case .scalar(let s, let kind, _) = node, kind == .int || kind == .float, let d = Self.parseNumber(s) else {
-      throw fail("\(what) must be a number")
+      throw fail("\(what()) must be a number")
     }
     return d
   }
 
-  package func integer(what: String) throws(ConfigurationError) -> Int {
+  package func integer(what: @autoclosure () -> String) throws(ConfigurationError) -> Int {
     guard case .scalar(let s, .int, _) = node, let d = Self.parseNumber(s), let i = Int(exactly: d) else {
-      throw fail("\(what) must be a whole number")
+      throw fail("\(what()) must be a whole number")
     }
     return i
   }
@@ -130,9 +130,9 @@ public struct DataValue: Sendable {
     return nil
   }
 
-  func strings(what: String) throws(ConfigurationError) -> [String] {
+  func strings(what: @autoclosure () -> String) throws(ConfigurationError) -> [String] {
     var out: [String] = []
-    for item in try sequence(what: what) { out.append(try item.string(what: "each item of \(what)")) }
+    for item in try sequence(what: what()) { out.append(try item.string(what: "each item of \(what())")) }
     return out
   }
 

@@ -226,35 +226,36 @@ struct RuleReader {
   }
 
   func option(_ written: DataValue, _ spec: OptionSpec) throws(ConfigurationError) -> OptionValue {
-    let what = "option '\(spec.name)'"
+    // Named only when a message needs it.
+    func what() -> String { "option '\(spec.name)'" }
     switch spec.kind {
-    case .string: return .string(try written.string(what: what))
+    case .string: return .string(try written.string(what: what()))
     case .strings:
       var strings: [String] = []
-      for item in try aliases.definition(written).oneOrMany(what: what) {
+      for item in try aliases.definition(written).oneOrMany(what: what()) {
         // An item naming a list definition stands for its items, one naming a mapping for its keys.
         let named = try aliases.definition(item)
         if case .scalar = item.node, case .mapping = named.node {
-          for (key, _, _) in try named.mapping(what: what) { strings.append(key) }
+          for (key, _, _) in try named.mapping(what: what()) { strings.append(key) }
           continue
         }
-        for item in named.oneOrMany(what: what) { strings.append(try item.string(what: "each item of \(what)")) }
+        for item in named.oneOrMany(what: what()) { strings.append(try item.string(what: "each item of \(what())")) }
       }
       return .strings(strings)
-    case .bool: return .bool(try written.bool(what: what))
-    case .number: return .number(try written.number(what: what))
-    case .integer: return .number(Double(try written.integer(what: what)))
+    case .bool: return .bool(try written.bool(what: what()))
+    case .number: return .number(try written.number(what: what()))
+    case .integer: return .number(Double(try written.integer(what: what())))
     case .value: return .value(try written.literal())
-    case .path: return .path(try path(written, what: what))
+    case .path: return .path(try path(written, what: what()))
     case .paths:
       var paths: [JSONPath] = []
-      for item in written.oneOrMany(what: what) { paths += try self.paths(item, what: what) }
+      for item in written.oneOrMany(what: what()) { paths += try self.paths(item, what: what()) }
       return .paths(paths)
     case .stringMap:
       var map: [String: String] = [:]
-      for (key, _, value) in try aliases.definition(written).mapping(what: what) { map[key] = try value.string(what: "the value of '\(key)' in \(what)") }
+      for (key, _, value) in try aliases.definition(written).mapping(what: what()) { map[key] = try value.string(what: "the value of '\(key)' in \(what())") }
       return .stringMap(map)
-    case .pattern: return .pattern(try pattern(try aliases.definition(written), what: what))
+    case .pattern: return .pattern(try pattern(try aliases.definition(written), what: what()))
     }
   }
 
@@ -298,18 +299,18 @@ struct RuleReader {
   }
 
   /// The one path `value` stands for (a path, or an alias of one path).
-  func path(_ value: DataValue, what: String) throws(ConfigurationError) -> JSONPath {
-    let paths = try self.paths(value, what: what)
+  func path(_ value: DataValue, what: @autoclosure () -> String) throws(ConfigurationError) -> JSONPath {
+    let paths = try self.paths(value, what: what())
     guard paths.count == 1 else {
-      throw value.fail("\(what) takes one path; '\(try value.string(what: what))' stands for \(paths.count)")
+      throw value.fail("\(what()) takes one path; '\(try value.string(what: what()))' stands for \(paths.count)")
     }
     return paths[0]
   }
 
   /// The paths `value` stands for: itself, or an alias's paths (see `Aliases`).
-  func paths(_ value: DataValue, what: String) throws(ConfigurationError) -> [JSONPath] {
+  func paths(_ value: DataValue, what: @autoclosure () -> String) throws(ConfigurationError) -> [JSONPath] {
     var out: [JSONPath] = []
-    for text in try aliases.expand(value, what: what) {
+    for text in try aliases.expand(value, what: what()) {
       if let path = cache.paths[text] {
         out.append(path)
         continue
@@ -328,8 +329,8 @@ struct RuleReader {
     return out
   }
 
-  func pattern(_ value: DataValue, what: String) throws(ConfigurationError) -> CompiledPattern {
-    let text = try value.nonEmptyString(what: what)
+  func pattern(_ value: DataValue, what: @autoclosure () -> String) throws(ConfigurationError) -> CompiledPattern {
+    let text = try value.nonEmptyString(what: what())
     if let regex = cache.patterns[text] { return CompiledPattern(regex: regex, source: text) }
     do {
       let regex = try LinearRegex(text)
@@ -338,7 +339,7 @@ struct RuleReader {
     } catch {
       throw ConfigurationError(
         file: value.file, line: value.line, column: value.column + error.offset + (value.isQuoted ? 1 : 0),
-        message: "\(what) is not a supported regular expression: \(error.message)")
+        message: "\(what()) is not a supported regular expression: \(error.message)")
     }
   }
 

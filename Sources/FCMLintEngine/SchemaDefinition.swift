@@ -150,28 +150,28 @@ public struct Schema: Sendable {
       let position = SourceLocator(bytes: bytes).bytePosition(of: Int(document[node].start))
       return ConfigurationError(file: file, line: position.line, column: position.column, message: message)
     }
-    func members(_ node: NodeID, _ what: String) throws(ConfigurationError) -> [(key: String, value: NodeID)] {
-      guard document.kind(node) == .object else { throw fail(node, "\(what) must be a mapping") }
+    func members(_ node: NodeID, _ what: @autoclosure () -> String) throws(ConfigurationError) -> [(key: String, value: NodeID)] {
+      guard document.kind(node) == .object else { throw fail(node, "\(what()) must be a mapping") }
       var members: [(key: String, value: NodeID)] = []
       members.reserveCapacity(Int(document[node].childCount))
       for child in document.children(node) { members.append((document.key(child) ?? "", child)) }
       return members
     }
-    func string(_ node: NodeID, _ what: String) throws(ConfigurationError) -> String {
-      guard document.kind(node) == .string, let text = document.string(node) else { throw fail(node, "\(what) must be a string") }
+    func string(_ node: NodeID, _ what: @autoclosure () -> String) throws(ConfigurationError) -> String {
+      guard document.kind(node) == .string, let text = document.string(node) else { throw fail(node, "\(what()) must be a string") }
       return text
     }
-    func bool(_ node: NodeID, _ what: String) throws(ConfigurationError) -> Bool {
+    func bool(_ node: NodeID, _ what: @autoclosure () -> String) throws(ConfigurationError) -> Bool {
       switch document.kind(node) {
       case .true: return true
       case .false: return false
-      default: throw fail(node, "\(what) must be true or false")
+      default: throw fail(node, "\(what()) must be true or false")
       }
     }
-    func strings(_ node: NodeID, _ what: String) throws(ConfigurationError) -> [String] {
-      guard document.kind(node) == .array else { throw fail(node, "\(what) must be a list") }
+    func strings(_ node: NodeID, _ what: @autoclosure () -> String) throws(ConfigurationError) -> [String] {
+      guard document.kind(node) == .array else { throw fail(node, "\(what()) must be a list") }
       var out: [String] = []
-      for item in document.children(node) { out.append(try string(item, "each item of \(what)")) }
+      for item in document.children(node) { out.append(try string(item, "each item of \(what())")) }
       return out
     }
 
