@@ -41,14 +41,6 @@ public struct Rule: Sendable {
     }
   }
 
-  /// A precondition: the rule applies to a `given` node only when every condition holds.
-  public indirect enum Condition: Sendable {
-    /// Holds when the check finds nothing.
-    case check(Check)
-    case anyOf([Condition])
-    case not(Condition)
-  }
-
   init(
     id: String, severity: Severity, summary: String, documentation: DocumentationSource, docs: String, given: [JSONPath],
     when: [Condition], then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool,

@@ -197,18 +197,6 @@ struct RuleReader {
     return Rule.Check(field: field, function: instance, functionName: name, message: message)
   }
 
-  func condition(_ value: DataValue) throws(ConfigurationError) -> Rule.Condition {
-    if case .mapping(let m) = value.node, m.count == 1, case .scalar(let key, _, _) = m[0].key.node, key == "anyOf" || key == "not" {
-      let inner = m[0].value
-      if key == "not" { return .not(try condition(inner)) }
-      var conditions: [Rule.Condition] = []
-      for item in try inner.sequence(what: "anyOf") { conditions.append(try condition(item)) }
-      if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
-      return .anyOf(conditions)
-    }
-    return .check(try check(value))
-  }
-
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
     let specs = function.options
     var options = FunctionOptions(resources: resources)
