@@ -6,11 +6,16 @@ import Musl
 import Darwin
 #endif
 import FCMLintFormatters
+import Synchronization
 
 /// Writing to the terminal without Foundation.
 enum Console {
   static func out(_ text: String) { write(text, to: 1) }
   static func err(_ text: String) { write(text, to: 2) }
+
+  /// The first error of a write to standard output (an errno), 0 while there is none: a report
+  /// or fixed document that did not reach its reader (a full disk) must not end in exit 0.
+  static let standardOutputError = Atomic<Int32>(0)
 
   static func write(_ text: String, to fd: Int32) {
     var text = text
@@ -20,11 +25,18 @@ enum Console {
         let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
-          return  // a closed pipe: nothing more can be said
+          if fd == 1 { standardOutputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+          return
         }
         offset += n
       }
     }
+  }
+
+  /// Why standard output could not be written, if it could not.
+  static var standardOutputFailure: String? {
+    let error = standardOutputError.load(ordering: .relaxed)
+    return error == 0 ? nil : String(cString: strerror(error))
   }
 
   /// Colour when stdout is a terminal and NO_COLOR (https://no-color.org) is not set.

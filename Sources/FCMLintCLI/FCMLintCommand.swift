@@ -28,6 +28,16 @@ public enum FCMLintCommand {
     // Past a file size limit (RLIMIT_FSIZE), a write should fail with EFBIG and be reported like a
     // full disk, not kill the process.
     signal(SIGXFSZ, SIG_IGN)
+    let status = dispatch(arguments)
+    // Whatever the command found, output that was lost (a full disk) is a failure of the run.
+    if let failure = Console.standardOutputFailure {
+      Console.err("fcmlint: error: cannot write to standard output: \(failure)\n")
+      return ExitStatus.failure.rawValue
+    }
+    return status
+  }
+
+  static func dispatch(_ arguments: [String]) -> Int32 {
     var command = arguments.first ?? ""
     var rest = arguments.dropFirst()
     if !["lint", "rules", "explain", "help"].contains(command) {

@@ -414,6 +414,35 @@ final class CLITests: XCTestCase {
     XCTAssertEqual((runs[0]["results"] as? [Any])?.count, 9)
   }
 
+  /// A report that cannot be written to standard output (a full disk: /dev/full) is an I/O
+  /// failure, exit 2 with the reason on standard error, whatever the lint found; so is a fixed
+  /// document that cannot be written, and the help.
+  func testWriteErrorsOnStandardOutputExitTwo() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full") }
+    let executable = try XCTUnwrap(Self.executable)
+    for (arguments, input) in [
+      ([Self.repo("corpus/valid")], nil), ([Self.repo("corpus/invalid")], nil), (["--help"], nil),
+      (["--fix", "-"], #"{"message": {"topic": "/topics/news"}}"#),
+    ] as [([String], String?)] {
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = arguments
+      let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+      process.standardOutput = full
+      let stderr = Pipe()
+      process.standardError = stderr
+      let stdin = Pipe()
+      process.standardInput = stdin
+      try process.run()
+      if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+      try stdin.fileHandleForWriting.close()
+      let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 2, "\(arguments): \(message)")
+      XCTAssertTrue(message.contains("cannot write to standard output"), "\(arguments): \(message)")
+    }
+  }
+
   func testUsageErrorsExitTwo() throws {
     let file = Self.repo("corpus/valid/fid-target.json")
     let usageErrors = [
