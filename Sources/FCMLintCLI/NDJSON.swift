@@ -131,6 +131,9 @@ struct LineReader {
   private var eof = false
   private var lineNumber = 0
   private var skipping = 0  // bytes of an overlong line already discarded
+  /// `buffer[start..<searched]` holds no newline: each byte is searched once, however many reads
+  /// a long line takes to arrive (a pipe hands over 64 KB at a time).
+  private var searched = 0
 
   init(fd: Int32, maxLine: Int) {
     self.fd = fd
@@ -142,24 +145,26 @@ struct LineReader {
 
   mutating func next() -> Result<Line?, ReadError> {
     while true {
-      if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+      if let newline = buffer[max(start, searched)..<end].firstIndex(of: 0x0A) {
         lineNumber += 1
         var lineEnd = newline
         if lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         let line: Line
-        if skipping > 0 {
-          line = .tooLong(number: lineNumber, length: skipping + (newline - start))
+        if skipping > 0 || lineEnd - start > maxLine {
+          // The limit holds however the line was read: whole in the buffer, or in parts.
+          line = .tooLong(number: lineNumber, length: skipping + (lineEnd - start))
           skipping = 0
         } else {
           line = .text(number: lineNumber, bytes: Array(buffer[start..<lineEnd]))
         }
         start = newline + 1
+        searched = start
         return .success(line)
       }
       if eof {
         guard start < end || skipping > 0 else { return .success(nil) }
         lineNumber += 1
-        let line: Line = skipping > 0
+        let line: Line = skipping > 0 || end - start > maxLine
           ? .tooLong(number: lineNumber, length: skipping + end - start)
           : .text(number: lineNumber, bytes: Array(buffer[start..<end]))
         start = end
@@ -176,6 +181,7 @@ struct LineReader {
         end -= start
         start = 0
       }
+      searched = end
       if end == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
       if n < 0 {

@@ -243,6 +243,14 @@ final class HostileInputTests: XCTestCase {
     let stream = try fcmlint(["--ndjson", "a.json"], in: dir)
     XCTAssertEqual(stream.status, 1, stream.stderr)
     XCTAssertTrue(stream.stdout.contains("the document on this line is 59 bytes, larger than the limit of 40; skipped"), stream.stdout)
+    // Lines that end in a newline (CRLF too) are held to the limit as well, not only a last line.
+    try write(
+      #"{"message": {"topic": "news", "data": {"k": "0123456789"}}}"# + "\r\n" + #"{"message": {"topic": "news"}}"# + "\n",
+      dir.appendingPathComponent("s.ndjson"))
+    let lines = try fcmlint(["--ndjson", "s.ndjson"], in: dir)
+    XCTAssertEqual(lines.status, 1, lines.stderr)
+    XCTAssertTrue(lines.stdout.hasPrefix("s.ndjson:1:1: error: the document on this line is 59 bytes, larger than the limit of 40; skipped"), lines.stdout)
+    XCTAssertTrue(lines.stdout.hasSuffix("1 problem (1 error, 0 warnings, 0 infos) in 2 documents\n"), lines.stdout)
 
     // A bad value stops the run where it is written, like any config error.
     try write("limits:\n  max-depth: 2\n  max-file-size: 2G\n", dir.appendingPathComponent(".fcmlint.yml"))
@@ -251,6 +259,34 @@ final class HostileInputTests: XCTestCase {
     XCTAssertTrue(refused.stderr.hasPrefix("fcmlint: error: "), refused.stderr)
     XCTAssertTrue(refused.stderr.hasSuffix(".fcmlint.yml:3:18: max-file-size can be at most 1G (1073741824 bytes)\n"), refused.stderr)
     XCTAssertEqual(refused.stdout, "")
+  }
+
+  /// A long line through a pipe (64 KB a read) is searched for its end once, not again at every
+  /// read: 24 MB took seconds when each read rescanned the line so far.
+  func testALongNDJSONLineThroughAPipeIsReadInLinearTime() throws {
+    let executable = try XCTUnwrap(CLITests.executable)
+    let line = #"{"message": {"topic": "news", "data": {"k": ""# + String(repeating: "x", count: 24 << 20) + "\"}}}\n"
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--ndjson", "--max-file-size", "32M", "-"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    let started = Date()
+    try process.run()
+    let writer = Thread {
+      input.fileHandleForWriting.write(Data((line + #"{"message": {"topic": "t"}}"# + "\n").utf8))
+      try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(started)
+    XCTAssertEqual(process.terminationStatus, 1, text)
+    XCTAssertTrue(text.contains("a string longer than the limit of 1048576 bytes"), text)
+    XCTAssertTrue(text.hasSuffix("in 2 documents\n"), text)
+    XCTAssertLessThan(seconds, Sanitizer.seconds(3), "a 24 MB line through a pipe")
   }
 
   func testAMillionDeepNestingIsOneDiagnostic() throws {
