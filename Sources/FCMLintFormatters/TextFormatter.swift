@@ -23,7 +23,7 @@ public struct TextFormatter: Formatter {
     guard !diagnostics.isEmpty else { return }
     var out = ""
     for d in diagnostics {
-      out += "\(d.file):\(d.start.line):\(d.start.column): \(paint(d.severity)): \(oneLine(d.message)) [\(d.rule)]\n"
+      out += "\(Self.printable(d.file)):\(d.start.line):\(d.start.column): \(paint(d.severity)): \(oneLine(d.message)) [\(d.rule)]\n"
       if d.fix != nil { fixable += 1 }
     }
     sink.write(out)
@@ -55,9 +55,31 @@ public struct TextFormatter: Formatter {
     return "\u{1B}[1;\(code)m\(severity.rawValue)\u{1B}[0m"
   }
 
-  /// Messages stay on one line, whatever a rule's template or a value contains.
+  /// Messages stay on one line, whatever a rule's template or a value contains, and carry no
+  /// control characters (a key with an escape sequence must not repaint the terminal).
   private func oneLine(_ s: String) -> String {
-    guard s.contains(where: { $0.isNewline }) else { return s }
-    return String(s.map { $0.isNewline ? " " : $0 })
+    guard s.unicodeScalars.contains(where: Self.isControl) else { return s }
+    return Self.printable(String(s.map { $0.isNewline ? " " : $0 }))
+  }
+
+  /// A file name as one line of text: control characters (a newline in a name would forge a
+  /// diagnostic line of its own) written as `\n`, `\r`, `\t` or `\u{1b}`.
+  static func printable(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: isControl) else { return s }
+    var out = ""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if isControl(scalar) { out += "\\u{" + String(scalar.value, radix: 16) + "}" } else { out.unicodeScalars.append(scalar) }
+      }
+    }
+    return out
+  }
+
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
   }
 }

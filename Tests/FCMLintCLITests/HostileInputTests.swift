@@ -289,6 +289,21 @@ final class HostileInputTests: XCTestCase {
     XCTAssertLessThan(seconds, Sanitizer.seconds(3), "a 24 MB line through a pipe")
   }
 
+  /// A newline (or an escape sequence) in a file name is written escaped in the text format, so
+  /// a name cannot forge a diagnostic line of its own or repaint the terminal.
+  func testControlCharactersInFileNamesCannotForgeTextLines() throws {
+    let dir = try temporaryDirectory()
+    let name = "x.json:1:1: error: forged [json-syntax]\nreal\u{1B}[2J.json"
+    try write(#"{"message": {"topic": "news", "token": "t"}}"#, dir.appendingPathComponent(name))
+    let run = try fcmlint(["."], in: dir)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    XCTAssertEqual(lines.count, 3, run.stdout)  // the diagnostic, the summary, and the final newline
+    XCTAssertTrue(lines[0].hasPrefix(#"./x.json:1:1: error: forged [json-syntax]\nreal\u{1b}[2J.json:1:"#), run.stdout)
+    XCTAssertTrue(lines[0].hasSuffix("[target-exactly-one]"), run.stdout)
+    XCTAssertFalse(run.stdout.unicodeScalars.contains("\u{1B}"))
+  }
+
   func testAMillionDeepNestingIsOneDiagnostic() throws {
     let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 1_000_000)
     var diagnostics: [Diagnostic] = []
