@@ -19,17 +19,25 @@ enum Console {
 
   static func write(_ text: String, to fd: Int32) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          if fd == 1 { standardOutputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
-          return
-        }
-        offset += n
+    text.withUTF8 { write($0, to: fd) }
+  }
+
+  /// Bytes as they are (a fixed document keeps whatever bytes it had, valid UTF-8 or not).
+  static func write(bytes: [UInt8], to fd: Int32) {
+    bytes.withUnsafeBufferPointer { write($0, to: fd) }
+  }
+
+  private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+    guard let base = buffer.baseAddress else { return }
+    var offset = 0
+    while offset < buffer.count {
+      let n = systemWrite(fd, base + offset, buffer.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        if fd == 1 { standardOutputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+        return
       }
+      offset += n
     }
   }
 

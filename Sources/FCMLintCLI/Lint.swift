@@ -189,7 +189,7 @@ extension LintSettings {
     var summary = Summary(files: perFile.count, diagnostics: perFile.flatMap(\.diagnostics))
     summary.fixed = fixed
     // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
-    if let fixedDocument { Console.out(String(decoding: fixedDocument, as: UTF8.self)) }
+    if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
     var outputs = reportOutputs(toStandardError: fixedDocument != nil)
     let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
     for i in outputs.indices { outputs[i].formatter.begin(header, to: outputs[i].sink) }

@@ -304,6 +304,26 @@ final class HostileInputTests: XCTestCase {
     XCTAssertFalse(run.stdout.unicodeScalars.contains("\u{1B}"))
   }
 
+  /// `--fix -` prints the document's own bytes, whatever they are: bytes that are not UTF-8 (which
+  /// no fix can touch, the document not being JSON) come back unchanged, not as U+FFFD.
+  func testFixOnStandardInputPassesBytesThrough() throws {
+    let dir = try temporaryDirectory()
+    let bytes = Array(#"{"message": {"topic": ""#.utf8) + [0xFF, 0xC3] + Array(#""}}"#.utf8)
+    try write(bytes, dir.appendingPathComponent("in.json"))
+    let process = Process()
+    process.executableURL = try XCTUnwrap(CLITests.executable)
+    process.arguments = ["--fix", "-"]
+    process.standardInput = try FileHandle(forReadingFrom: dir.appendingPathComponent("in.json"))
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 1)
+    XCTAssertEqual(Array(printed), bytes)
+  }
+
   func testAMillionDeepNestingIsOneDiagnostic() throws {
     let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 1_000_000)
     var diagnostics: [Diagnostic] = []
