@@ -70,15 +70,17 @@ struct NDJSONLinter {
     let linter = self.linter
     let work: @Sendable (Int) -> Void = { i in
       var found = linter.lint(bytes: batch[i].bytes, file: name)
-      // One document per line: document line 1 is the stream's line.
-      let shift = batch[i].line - 1
+      // One document per line: every position is on the stream's line, however many CRs (which
+      // JSON reads as white space, and an editor as line breaks) the document holds.
+      let bytes = batch[i].bytes, line = batch[i].line
+      func position(_ offset: Int) -> SourcePosition { SourcePosition(line: line, column: Self.utf16Column(bytes, offset)) }
       for k in found.indices {
-        found[k].start.line += shift
-        found[k].end.line += shift
+        found[k].start = position(found[k].startOffset)
+        found[k].end = position(found[k].endOffset)
         if var fix = found[k].fix {
           for e in fix.edits.indices {
-            fix.edits[e].startPosition.line += shift
-            fix.edits[e].endPosition.line += shift
+            fix.edits[e].startPosition = position(fix.edits[e].start)
+            fix.edits[e].endPosition = position(fix.edits[e].end)
           }
           found[k].fix = fix
         }
@@ -95,6 +97,13 @@ struct NDJSONLinter {
       }
     }
     return slots.values.flatMap { $0 }
+  }
+
+  /// The 1-based column of a byte offset in one line, in UTF-16 code units (as every position is).
+  static func utf16Column(_ bytes: [UInt8], _ offset: Int) -> Int {
+    var units = 0
+    for byte in bytes[..<min(offset, bytes.count)] where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+    return units + 1
   }
 
   private func tooLong(_ name: String, _ line: Int, _ length: Int) -> Diagnostic? {

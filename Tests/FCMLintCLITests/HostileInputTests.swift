@@ -251,6 +251,10 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(lines.status, 1, lines.stderr)
     XCTAssertTrue(lines.stdout.hasPrefix("s.ndjson:1:1: error: the document on this line is 59 bytes, larger than the limit of 40; skipped"), lines.stdout)
     XCTAssertTrue(lines.stdout.hasSuffix("1 problem (1 error, 0 warnings, 0 infos) in 2 documents\n"), lines.stdout)
+    // A CR inside a line is white space to JSON: the diagnostics stay on the stream's line.
+    try write(#"{"message": {"topic": "a",\#r "token": "t"}}"# + "\n" + #"{"message": {"topic": "a",\#r"token": "t"}}"# + "\n", dir.appendingPathComponent("cr.ndjson"))
+    let cr = try fcmlint(["--ndjson", "--max-file-size", "1K", "--max-depth", "3", "--max-string-length", "1M", "cr.ndjson"], in: dir)
+    XCTAssertEqual(cr.stdout.split(separator: "\n").dropLast().map { $0.split(separator: ":")[1] }, ["1", "2"], cr.stdout)
 
     // A bad value stops the run where it is written, like any config error.
     try write("limits:\n  max-depth: 2\n  max-file-size: 2G\n", dir.appendingPathComponent(".fcmlint.yml"))
