@@ -210,38 +210,75 @@ public enum FileSystem {
     }
   }
 
-  /// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename, so a
-  /// crash never leaves a half-written file.
+  /// Writes `text` to `path` (a report, a generated file). A regular file, new or existing, is
+  /// replaced atomically: the text goes to a new temporary file beside it, created exclusively
+  /// under an unpredictable name (so nothing planted can redirect it), then renamed over it, so a
+  /// crash never leaves a half-written file. A symbolic link is written through, to what it
+  /// names. Anything else that can be written, such as a FIFO, a terminal or /dev/null, is
+  /// written in place and never replaced.
   public static func write(_ text: String, to path: String) -> Result<Void, IOError> {
-    let temporary = "\(Path.directory(of: path))/.\(path.split(separator: "/").last ?? "out").\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return .failure(IOError(path: temporary, message: errorText(errno))) }
-    var text = text
-    let written = text.withUTF8 { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let n = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += n
+    var target = path
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+      // Through the link: replacing the link would cut it; a dangling one names a new file.
+      guard let resolved = SafeWriter.resolvedPath(path) else {
+        return .failure(IOError(path: path, message: "is a symbolic link that cannot be followed"))
       }
-      return true
+      target = resolved
+      if lstat(target, &info) != 0 { info = stat() }
+    } else if lstat(path, &info) != 0 {
+      info = stat()
     }
-    let error = errno
-    if !written || fsync(fd) != 0 {
+    var text = text
+    switch info.st_mode & S_IFMT {
+    case 0, S_IFREG:
+      break
+    case S_IFDIR:
+      return .failure(IOError(path: path, message: "is a directory"))
+    default:
+      // A FIFO, a device or a socket: write into it, as a shell's redirection would.
+      let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
+      defer { close(fd) }
+      if let error = text.withUTF8({ writeAll(fd, $0) }) { return .failure(IOError(path: path, message: errorText(error))) }
+      return .success(())
+    }
+    var template = Array("\(Path.directory(of: target))/.fcmlint-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { return .failure(IOError(path: path, message: "cannot create a temporary file beside it: \(errorText(errno))")) }
+    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    func abandon(_ error: Int32) -> Result<Void, IOError> {
       close(fd)
       unlink(temporary)
-      return .failure(IOError(path: path, message: errorText(written ? errno : error)))
+      return .failure(IOError(path: path, message: errorText(error)))
     }
+    if let error = text.withUTF8({ writeAll(fd, $0) }) { return abandon(error) }
+    // A report is readable as any new file would be (mkstemp creates it 0600).
+    let mask = umask(0)
+    umask(mask)
+    guard fchmod(fd, 0o666 & ~mask) == 0, fsync(fd) == 0 else { return abandon(errno) }
     close(fd)
-    guard rename(temporary, path) == 0 else {
-      let e = errno
+    guard rename(temporary, target) == 0 else {
+      let error = errno
       unlink(temporary)
-      return .failure(IOError(path: path, message: errorText(e)))
+      return .failure(IOError(path: path, message: errorText(error)))
     }
     return .success(())
+  }
+
+  /// Writes every byte, retrying interrupted writes; the errno of a failure.
+  private static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Int32? {
+    guard let base = buffer.baseAddress else { return nil }
+    var offset = 0
+    while offset < buffer.count {
+      let n = Glibc_write(fd, base + offset, buffer.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += n
+    }
+    return nil
   }
 
   /// The current working directory.

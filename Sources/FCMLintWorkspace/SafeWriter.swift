@@ -11,7 +11,7 @@ import Darwin
 /// gets the original's permission bits (and owner, where allowed), and is renamed over the
 /// original only if the original still holds exactly what was read. A process killed at any
 /// moment leaves the original or the new text, never a mix; at worst a hidden temporary file
-/// (`.NAME.fcmlint-XXXXXX`) stays beside it.
+/// (`.fcmlint-XXXXXX`) stays beside it.
 ///
 /// Refused, with the file left untouched: a read-only file (no write permission bit, or not
 /// writable by this user), a file that changed since it was read, and any failed write or sync
@@ -54,8 +54,8 @@ public enum SafeWriter {
       return Failure(path: path, message: "is read-only; not fixed, left untouched")
     }
     let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
-    let name = target.split(separator: "/").last.map(String.init) ?? target
-    var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).fcmlint-XXXXXX".utf8CString)
+    // A short name of its own, so a file whose name is near the 255-byte limit can be fixed too.
+    var template = Array("\(directory.isEmpty ? "/" : directory)/.fcmlint-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { return Failure(path: path, message: "cannot create a temporary file beside it (\(String(cString: strerror(errno)))); the file is unchanged") }
     let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -328,6 +328,49 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(Array(printed), bytes)
   }
 
+  /// `--output` replaces only regular files: a FIFO (like a device or /proc/self/fd/1) is written
+  /// into and stays what it is, and a symbolic link is written through and stays a link. (The
+  /// rename used to replace whatever the path was: as root, `--output /dev/null` the device.)
+  func testReportsAreWrittenIntoFIFOsAndThroughLinksNotOverThem() throws {
+    let dir = try temporaryDirectory()
+    try write(#"{"message": {"topic": "news"}}"#, dir.appendingPathComponent("a.json"))
+    let fifo = dir.appendingPathComponent("report.fifo").path
+    XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+    // The reader: `cat` from the FIFO into a file.
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+    reader.arguments = ["-c", "timeout 20 cat report.fifo > received.txt"]
+    reader.currentDirectoryURL = dir
+    try reader.run()
+    let run = try fcmlint(["--format", "json", "--output", "report.fifo", "a.json"], in: dir)
+    XCTAssertEqual(run.status, 0, run.stderr)
+    reader.waitUntilExit()
+    XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("received.txt"), encoding: .utf8).hasPrefix(#"{"diagnostics":[]"#))
+    var info = stat()
+    XCTAssertEqual(lstat(fifo, &info), 0)
+    XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+
+    try write("old", dir.appendingPathComponent("real.json"))
+    try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.json").path, withDestinationPath: "real.json")
+    let linked = try fcmlint(["--format", "json", "--output", "link.json", "a.json"], in: dir)
+    XCTAssertEqual(linked.status, 0, linked.stderr)
+    XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("link.json").path), "real.json")
+    XCTAssertTrue(try String(contentsOf: dir.appendingPathComponent("real.json"), encoding: .utf8).hasPrefix(#"{"diagnostics":[]"#))
+    // No temporary file is left behind.
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }, [])
+  }
+
+  /// A file whose name is near the 255-byte limit can be fixed: the temporary file beside it has
+  /// a short name of its own.
+  func testAFileWithALongNameCanBeFixed() throws {
+    let dir = try temporaryDirectory()
+    let name = String(repeating: "n", count: 250) + ".json"
+    try write(#"{"message": {"topic": "/topics/news"}}"#, dir.appendingPathComponent(name))
+    let run = try fcmlint(["--fix", name], in: dir)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8), #"{"message": {"topic": "news"}}"#)
+  }
+
   func testAMillionDeepNestingIsOneDiagnostic() throws {
     let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 1_000_000)
     var diagnostics: [Diagnostic] = []
@@ -792,7 +835,7 @@ final class HostileInputTests: XCTestCase {
       if fixedCount > 0 && fixedCount < files.count { killedMidway += 1 }
       // A kill may leave a hidden temporary file beside a file; it is never a *.json file.
       for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where !name.hasPrefix("p") {
-        XCTAssertTrue(name.hasPrefix(".p") && name.contains(".json.fcmlint-"), "unexpected file \(name)")
+        XCTAssertTrue(name.hasPrefix(".fcmlint-") && !name.hasSuffix(".json"), "unexpected file \(name)")
         try FileManager.default.removeItem(at: dir.appendingPathComponent(name))
       }
     }
