@@ -662,6 +662,46 @@ final class HostileInputTests: XCTestCase {
     XCTAssertFalse(ruleError(fine).error?.message.contains("nesting") ?? false)
   }
 
+  /// No pre-scan guards libyaml: it hands out events as it reads, so a file as large as a rule or
+  /// config file may be (1 MiB), nested on one line, is refused where the 65th level starts after
+  /// libyaml has read little more than its lookahead, not the whole file.
+  func testAMillionCharactersOfNestingAreRefusedAtTheTooDeepLevel() throws {
+    let million = 1_000_000
+    for (text, column) in [
+      (String(repeating: "[", count: million), 65),
+      (String(repeating: "{", count: million), 65),
+      (String(repeating: "{a: ", count: million / 4), 257),
+      (String(repeating: "- ", count: million / 2), 129),
+      (String(repeating: "? ", count: million / 2), 129),
+      // An anchor past the depth limit: the depth is what is reported, where it is broken.
+      (String(repeating: "[", count: million - 3) + "&a x", 65),
+    ] {
+      let (error, seconds) = ruleError(text)
+      XCTAssertEqual(error?.description, "r.yml:1:\(column): nesting is deeper than 64 levels", String(text.prefix(8)))
+      XCTAssertLessThan(seconds, Sanitizer.seconds(0.5), String(text.prefix(8)))
+    }
+    // Anchors and aliases far down a large file: refused at the first one, in one pass.
+    let anchors = String(repeating: "- x\n", count: 200_000) + "- &a x\n" + String(repeating: "- *a\n", count: 20_000)
+    let (anchor, anchorSeconds) = ruleError(anchors)
+    XCTAssertEqual(anchor?.description, "r.yml:200001:3: YAML anchors \(Self.expansion)")
+    XCTAssertLessThan(anchorSeconds, Sanitizer.seconds(5))
+    XCTAssertEqual(ruleError("[" + String(repeating: "x, ", count: 100_000) + "*a]").error?.description, "r.yml:1:300002: YAML aliases \(Self.expansion)")
+    // The same through the binary, as a rule file and as a config file.
+    let dir = try temporaryDirectory()
+    try write(String(repeating: "[", count: million), dir.appendingPathComponent("rules/deep.yml"))
+    try write(String(repeating: "{", count: million), dir.appendingPathComponent("deep.yml"))
+    try write("", dir.appendingPathComponent("empty.yml"))
+    try write("{}", dir.appendingPathComponent("a.json"))
+    let rules = try fcmlint(["--config", "empty.yml", "--rules", "rules", "a.json"], in: dir, timeout: Sanitizer.seconds(10))
+    XCTAssertEqual(rules.status, 2)
+    XCTAssertEqual(rules.stderr, "fcmlint: error: rules/deep.yml:1:65: nesting is deeper than 64 levels\n")
+    let config = try fcmlint(["--config", "deep.yml", "a.json"], in: dir, timeout: Sanitizer.seconds(10))
+    XCTAssertEqual(config.status, 2)
+    XCTAssertEqual(config.stderr, "fcmlint: error: deep.yml:1:65: nesting is deeper than 64 levels\n")
+  }
+
+  static let expansion = "are not supported here (anchors and aliases can expand a small file into a huge one)"
+
   func testDuplicateKeysAndWrongTypesInRuleFilesAreReported() throws {
     XCTAssertEqual(ruleError("id: a\nseverity: error\nid: b\n").error?.description, "r.yml:3:1: duplicate key 'id' (first at line 1)")
     XCTAssertEqual(configError("rules:\n  a: off\n  a: error\n")?.description, ".fcmlint.yml:3:3: duplicate key 'a' (first at line 2)")
