@@ -79,52 +79,14 @@ public struct Linter: Sendable {
     let given: [JSONPath]
     let when: [Rule.Condition]
     let then: [Rule.Check]
-    /// `when` flattened for `holds`: the top-level conditions at `0..<when.count`, each `anyOf`'s
-    /// and `not`'s operands at `first..<first + count`. Plain values with unretained checks (kept
-    /// alive by `when`): walking the `indirect` enum retained its boxes and checks at every step.
-    let conditions: [FlatCondition]
-    /// `then`, unretained (kept alive by `then`), for the hot loop.
-    let checks: [Unmanaged<Rule.Check>]
     init(_ rule: Rule) {
       self.rule = rule
       given = rule.given
       when = rule.when
       then = rule.then
-      checks = rule.then.map { Unmanaged.passUnretained($0) }
-      var flat: [FlatCondition] = []
-      func place(_ list: [Rule.Condition], at start: Int) {
-        var pending: [(Int, [Rule.Condition])] = []
-        for (offset, condition) in list.enumerated() {
-          switch condition {
-          case .check(let check):
-            flat[start + offset] = FlatCondition(kind: .check, check: Unmanaged.passUnretained(check), first: 0, count: 0)
-          case .anyOf(let operands):
-            pending.append((start + offset, operands))
-          case .not(let inner):
-            pending.append((start + offset, [inner]))
-          }
-        }
-        for (slot, operands) in pending {
-          let first = flat.count
-          let kind: FlatCondition.Kind
-          if case .anyOf = list[slot - start] { kind = .anyOf } else { kind = .not }
-          flat[slot] = FlatCondition(kind: kind, check: nil, first: Int32(first), count: Int32(operands.count))
-          flat += Array(repeating: FlatCondition(kind: .not, check: nil, first: 0, count: 0), count: operands.count)
-          place(operands, at: first)
-        }
-      }
-      flat = Array(repeating: FlatCondition(kind: .not, check: nil, first: 0, count: 0), count: when.count)
-      place(when, at: 0)
-      conditions = flat
     }
   }
 
-  struct FlatCondition {
-    enum Kind: UInt8 { case check, anyOf, not }
-    let kind: Kind
-    let check: Unmanaged<Rule.Check>?
-    let first: Int32, count: Int32
-  }
   private let compiled: [CompiledRule]
   /// The `given` paths of `compiled`, rule by rule, as one trie; `slotRules[slot]` is the index in
   /// `compiled` of the rule a slot's path belongs to.
@@ -179,26 +141,12 @@ public struct Linter: Sendable {
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
     var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
-    // Rules and checks are borrowed, not retained: `compiled` owns them for the whole call.
-    // Reference counting was a fifth of a bulk run's CPU samples, and this loop made most of
-    // the retains (239 per file; 76 now).
-    compiled.withUnsafeBufferPointer { compiled in
-      for key in order {
-        let node = nodes[Int(key & 0xFFFF_FFFF)]
-        Unmanaged.passUnretained(compiled[Int(slotRules[Int(key >> 32)])])._withUnsafeGuaranteedRef { entry in
-          context.given = node
-          if !entry.when.isEmpty {
-            guard whenHolds(entry, context) else { return }
-          }
-          entry.checks.withUnsafeBufferPointer { checks in
-            for check in checks {
-              check._withUnsafeGuaranteedRef { check in
-                runCheck(check, entry, node, document, context, &found)
-              }
-            }
-          }
-        }
-      }
+    for key in order {
+      let node = nodes[Int(key & 0xFFFF_FFFF)]
+      let entry = compiled[Int(slotRules[Int(key >> 32)])]
+      context.given = node
+      guard entry.when.allSatisfy({ $0.holds(context) }) else { continue }
+      for check in entry.then { runCheck(check, entry, node, document, context, &found) }
     }
     guard !found.isEmpty else { return [] }
 
@@ -273,40 +221,6 @@ public struct Linter: Sendable {
     case .moveInto(let path): return "move into \(path.description)"
     case .replacePattern(let pattern, let with): return with.isEmpty ? "remove /\(pattern.source)/" : "replace /\(pattern.source)/ with '\(with)'"
     }
-  }
-
-  /// Whether every `when` condition of a rule holds at `context.given`.
-  func whenHolds(_ entry: CompiledRule, _ context: FunctionContext) -> Bool {
-    entry.conditions.withUnsafeBufferPointer { conditions in
-      (0..<entry.when.count).allSatisfy { holds(conditions, $0, context) }
-    }
-  }
-
-  private func holds(_ conditions: UnsafeBufferPointer<FlatCondition>, _ index: Int, _ context: FunctionContext) -> Bool {
-    let condition = conditions[index]
-    switch condition.kind {
-    case .check:
-      return condition.check.unsafelyUnwrapped._withUnsafeGuaranteedRef { holds($0, context) }
-    case .anyOf:
-      let first = Int(condition.first)
-      return (first..<first + Int(condition.count)).contains { holds(conditions, $0, context) }
-    case .not:
-      return !holds(conditions, Int(condition.first), context)
-    }
-  }
-
-  /// Whether a condition's check finds nothing.
-  private func holds(_ check: Rule.Check, _ context: FunctionContext) -> Bool {
-    guard let field = check.field else { return check.function.passes(.found(context.given), in: context) }
-    if field.isSingular {
-      guard let target = field.resolveOne(in: context.document, from: context.given) else { return true }
-      return check.function.passes(target, in: context)
-    }
-    var clean = true
-    field.forEachResolution(in: context.document, from: context.given) { target in
-      if clean, !check.function.passes(target, in: context) { clean = false }
-    }
-    return clean
   }
 
   /// Bytes in the UTF-8 character at `offset` (1 for an invalid byte, 0 at the end).

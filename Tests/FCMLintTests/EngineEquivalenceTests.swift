@@ -60,56 +60,6 @@ final class EngineEquivalenceTests: XCTestCase {
     XCTAssertGreaterThan(compared, 10_000)
   }
 
-  /// The linter evaluates `when` from a flattened copy of the condition tree; it must answer what
-  /// the tree answers, evaluated directly, for the pack's conditions and for deeper nestings of
-  /// `anyOf` and `not` built from the pack's checks.
-  func testFlattenedConditionsAgreeWithTheTree() throws {
-    let rules = builtinRules()
-    let linter = Linter(rules: rules)
-    func holds(_ condition: Rule.Condition, _ context: FunctionContext) -> Bool {
-      switch condition {
-      case .check(let check):
-        let targets = check.field?.resolve(in: context.document, from: context.given) ?? [.found(context.given)]
-        return targets.allSatisfy { check.function.passes($0, in: context) }
-      case .anyOf(let conditions): return conditions.contains { holds($0, context) }
-      case .not(let inner): return !holds(inner, context)
-      }
-    }
-    let checks = rules.rules.flatMap { $0.when + $0.then.map { .check($0) } }
-    var nested: [Rule.Condition] = []
-    for (i, check) in checks.enumerated() {
-      let other = checks[(i * 7 + 3) % checks.count], third = checks[(i * 5 + 1) % checks.count]
-      nested.append(.anyOf([.not(.anyOf([check, .not(other)])), .anyOf([]), .not(.not(third))]))
-      nested.append(.not(.anyOf([.anyOf([other, .not(check)]), third])))
-    }
-    var compared = 0, held = 0
-    for (name, document) in try documents(rules).prefix(400) {
-      for rule in rules.rules where !rule.reportsSyntax {
-        var variants = [rule]
-        for k in 0..<3 {
-          var variant = rule
-          variant.when = rule.when + [nested[(rule.id.utf8.count * 3 + k) % nested.count]]
-          variants.append(variant)
-        }
-        for variant in variants {
-          let entry = Linter.CompiledRule(variant)
-          for path in variant.given {
-            for node in path.select(in: document) {
-              let context = FunctionContext(document: document, given: node)
-              let expected = variant.when.allSatisfy { holds($0, context) }
-              XCTAssertEqual(linter.whenHolds(entry, context), expected, "\(variant.id) at \(document.pointer(node)) in \(name)")
-              compared += 1
-              if expected { held += 1 }
-            }
-          }
-        }
-      }
-    }
-    XCTAssertGreaterThan(compared, 1_000)
-    XCTAssertGreaterThan(held, 0)
-    XCTAssertGreaterThan(compared - held, 0)
-  }
-
   func testPackFromSpecsReportsWhatTheFullPackReports() throws {
     let full = builtinRules()
     let fromSpecs = try BuiltinPack.load(documented: false)

@@ -92,42 +92,33 @@ struct SchemaCheck: RuleFunction {
     var findings: [Finding] = []
     // Only `types` needs every leaf, `enums` the enum leaves, `unknownFields` none.
     let values = check != .unknownFields || !ignoredFields.isEmpty
-    trace.steps.withUnsafeBufferPointer { steps in
-      var i = 0
-      while i < steps.count {
-        let step = steps[i]
-        i += 1
-        switch step.tag {
-        case .notObject:
-          guard check == .types else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            findings.append(Finding(node: step.node, values: [
-              "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
-              "field": document.key(step.node) ?? "", "type": type.name,
-            ]))
-          }
-        case .unknown:
-          guard check == .unknownFields else { continue }
-          step.type._withUnsafeGuaranteedRef { unknown(step.node, $0, document, &findings) }
-        case .member:
-          guard values else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            step.field!._withUnsafeGuaranteedRef { field in
-              if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field)) {
-                i = Int(step.end)
-              } else if !field.repeated {
-                value(step.node, step.kind, field, type, document, &findings)
-              } else if step.kind != .array {
-                typeError(step.node, field, type, "a list", document, &findings)
-              }
-            }
-          }
-        case .element:
-          guard values else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            step.field!._withUnsafeGuaranteedRef { value(step.node, step.kind, $0, type, document, &findings) }
-          }
+    let steps = trace.steps
+    var i = 0
+    while i < steps.count {
+      let step = steps[i]
+      i += 1
+      switch step.tag {
+      case .notObject:
+        guard check == .types else { continue }
+        findings.append(Finding(node: step.node, values: [
+          "detail": "expected an object (\(step.type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
+          "field": document.key(step.node) ?? "", "type": step.type.name,
+        ]))
+      case .unknown:
+        guard check == .unknownFields else { continue }
+        unknown(step.node, step.type, document, &findings)
+      case .member:
+        guard values, let field = step.field else { continue }
+        if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field)) {
+          i = Int(step.end)
+        } else if !field.repeated {
+          value(step.node, step.kind, field, step.type, document, &findings)
+        } else if step.kind != .array {
+          typeError(step.node, field, step.type, "a list", document, &findings)
         }
+      case .element:
+        guard values, let field = step.field else { continue }
+        value(step.node, step.kind, field, step.type, document, &findings)
       }
     }
     return findings
@@ -253,8 +244,6 @@ struct SchemaCheck: RuleFunction {
 /// and start: for each object the type it is read as, and for each member the field its key
 /// names (one hash of the key for all three checks). Replaying the steps in order visits what the
 /// recursive walk visits, in its order, so findings come out the same.
-///
-/// Types and fields are held unretained: the schema that owns them outlives every document.
 struct SchemaTrace {
   enum Tag: UInt8 {
     /// A value read as a message that is not an object.
@@ -273,8 +262,8 @@ struct SchemaTrace {
     var end: Int32
     var tag: Tag
     var kind: JSONKind
-    var type: Unmanaged<Schema.MessageType>
-    var field: Unmanaged<Schema.Field>?
+    var type: Schema.MessageType
+    var field: Schema.Field?
   }
 
   /// Deepest nesting of messages read (the walk stops there, silently).
@@ -291,9 +280,8 @@ struct SchemaTrace {
   private mutating func record(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, depth: Int) {
     guard depth < Self.maxDepth else { return }
     let node = document[id]
-    let typeRef = Unmanaged.passUnretained(type)
     guard node.kind == .object else {
-      steps.append(Step(node: id, end: 0, tag: .notObject, kind: node.kind, type: typeRef, field: nil))
+      steps.append(Step(node: id, end: 0, tag: .notObject, kind: node.kind, type: type, field: nil))
       return
     }
     var member = node.firstChild
@@ -301,26 +289,25 @@ struct SchemaTrace {
       let memberNode = document[member]
       defer { member = memberNode.nextSibling }
       guard let index = type.field(for: member, in: document) else {
-        steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeRef, field: nil))
+        steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: type, field: nil))
         continue
       }
       if memberNode.kind == .null { continue }  // null leaves any field unset
-      let fieldRef = type.fieldRefs[index]
+      let field = type.fields[index]
       let at = steps.count
-      steps.append(Step(node: member, end: 0, tag: .member, kind: memberNode.kind, type: typeRef, field: fieldRef))
-      fieldRef._withUnsafeGuaranteedRef { field in
-        if field.repeated {
-          guard memberNode.kind == .array else { return }
+      steps.append(Step(node: member, end: 0, tag: .member, kind: memberNode.kind, type: type, field: field))
+      if field.repeated {
+        if memberNode.kind == .array {
           var element = memberNode.firstChild
           while element >= 0 {
             let elementNode = document[element]
-            steps.append(Step(node: element, end: 0, tag: .element, kind: elementNode.kind, type: typeRef, field: fieldRef))
+            steps.append(Step(node: element, end: 0, tag: .element, kind: elementNode.kind, type: type, field: field))
             if field.kind == .message { record(element, field.refType!, document, depth: depth + 1) }
             element = elementNode.nextSibling
           }
-        } else if field.kind == .message {
-          record(member, field.refType!, document, depth: depth + 1)
         }
+      } else if field.kind == .message {
+        record(member, field.refType!, document, depth: depth + 1)
       }
       steps[at].end = Int32(steps.count)
     }
