@@ -98,7 +98,7 @@ extension FCMLintCommand {
 
   /// Parses `arguments` as the whole command line. Most runs are `lint`, the default subcommand:
   /// parsing them with `Lint` alone skips building the parsers of the root and of every other
-  /// subcommand (5 M of the 46 M instructions a one-file run took). Anything `Lint` alone does not accept (another
+  /// subcommand (docs/performance.md has what that saved). Anything `Lint` alone does not accept (another
   /// subcommand, help, --version, a usage error) is parsed again from the root, which gives the
   /// answer and the messages of a full parse.
   static func parseLint(_ arguments: [String]) throws -> any ParsableCommand {

@@ -380,8 +380,8 @@ final class Slots<Value>: @unchecked Sendable {
 }
 
 /// Keeps a value alive until the process exits. The rule pack is thousands of small objects that
-/// a linter needs until its last file; freeing them one by one just before `exit` took about a
-/// tenth of a single-file run.
+/// a linter needs until its last file; freeing them one by one just before `exit` was a
+/// noticeable part of a single-file run (docs/performance.md).
 enum ProcessLifetime {
   /// A box that refers to itself: nothing ever releases it, so its value is never freed.
   private final class Box<Value> {

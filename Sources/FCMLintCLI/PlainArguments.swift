@@ -1,9 +1,9 @@
 /// A plain `lint` command line, read without swift-argument-parser.
 ///
 /// Why: swift-argument-parser builds its parsers by reflection. On Linux each first reflection of
-/// a type scans every protocol conformance record in the binary (5,700 of them: the standard
-/// library, Foundation through Yams, the parser itself), and one parse makes about 40 such
-/// scans: 12 M of the 25 M instructions a one-file run took, half of a pre-commit hook's wait.
+/// a type scans every protocol conformance record in the binary (the standard library, Foundation
+/// through Yams, the parser itself), and one parse makes dozens of such scans: a large part of a
+/// one-file run, which a pre-commit hook waits for (docs/performance.md has the counts).
 ///
 /// So a command line made only of `lint`'s own long options (`--name value`, `--name=value`),
 /// flags and paths is read here, straight into `LintSettings`. Anything else (another subcommand,

@@ -2,9 +2,9 @@ import FCMLintJSON
 
 /// Every `given` path of the active rules as one trie, walked once per document.
 ///
-/// Rules share prefixes: nine start at `$.message`, five at `$.message.apns.payload.aps`, and all
-/// of them look up `message` first. Resolved one rule at a time, the built-in pack made about 350
-/// member lookups per message; through the trie each member on any path is looked up once.
+/// Rules share prefixes (many start at `$.message` or `$.message.apns.payload.aps`, and all of
+/// them look up `message` first). Resolved one rule at a time, the built-in pack looked the same
+/// members up again and again; through the trie each member on any path is looked up once.
 /// Each path is a "slot" (its rule and its place in the rule's `given` list, numbered in that
 /// order), and the walk reports (slot, node) pairs with the same nodes, in the same order, as
 /// `JSONPath.forEachNode` would for that path alone.

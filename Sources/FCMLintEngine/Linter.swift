@@ -141,12 +141,20 @@ public struct Linter: Sendable {
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
     var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
-    for key in order {
-      let node = nodes[Int(key & 0xFFFF_FFFF)]
-      let entry = compiled[Int(slotRules[Int(key >> 32)])]
-      context.given = node
-      guard entry.when.allSatisfy({ $0.holds(context) }) else { continue }
-      for check in entry.then { runCheck(check, entry, node, document, context, &found) }
+    // A rule's slots are numbered together, so its nodes are consecutive in `order`: the rule
+    // and its lists are fetched (and retained) once per rule, not once per node.
+    var k = 0
+    while k < order.count {
+      let ruleIndex = slotRules[Int(order[k] >> 32)]
+      let entry = compiled[Int(ruleIndex)]
+      let when = entry.when, then = entry.then
+      repeat {
+        let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
+        k += 1
+        context.given = node
+        if !when.isEmpty, !when.allSatisfy({ $0.holds(context) }) { continue }
+        for check in then { runCheck(check, entry, node, document, context, &found) }
+      } while k < order.count && slotRules[Int(order[k] >> 32)] == ruleIndex
     }
     guard !found.isEmpty else { return [] }
 
