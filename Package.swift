@@ -38,52 +38,86 @@ let metadataAccessors: [SwiftSetting] = []
 #endif
 
 // The pipeline, one module per stage, each knowing only the stages to its left:
-// bytes → FCMLintJSON (tree with positions) → FCMLintEngine (YAML rules, paths, functions,
-// config → diagnostics) → FCMLintFormatters → fcmlint (CLI).
+// bytes → FCMLintJSON (tree with positions) → FCMLintEngine (YAML rules, paths, functions →
+// diagnostics; no file system) → FCMLintFormatters / FCMLintFixes → FCMLintWorkspace (files,
+// folders, config discovery, globs, limits, safe writes) → FCMLintCLI → fcmlint.
+// Each module has its own test target, which depends only on it and the modules to its left, so
+// the build refuses a test (or a module) that reaches across the layers.
 let package = Package(
   name: "fcmlint",
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
-    .library(name: "FCMLint", targets: ["FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes"]),
+    .library(
+      name: "FCMLint", targets: ["LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace"]),
   ],
   dependencies: [
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
+    // Regular expressions matched in linear time, for rule patterns: no dependency at all.
+    .target(name: "LinearRegex", swiftSettings: metadataAccessors),
     .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
     .target(
       name: "FCMLintEngine",
-      dependencies: ["FCMLintJSON", .product(name: "Yams", package: "Yams")],
+      dependencies: ["FCMLintJSON", "LinearRegex", .product(name: "Yams", package: "Yams")],
       swiftSettings: metadataAccessors
     ),
     .target(name: "FCMLintFormatters", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors),
     .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
+    // Everything that touches the file system: reading and walking files, the config file and
+    // its discovery, ignore globs, limits, user rule folders, safe writes.
+    .target(name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
     // Checks each rule file completely and embeds its JSON form (for docs and `explain`) and its
     // spec as Swift code (for linting): a broken built-in rule fails the build with its line and
     // column, and starting fcmlint parses no rule text.
-    .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine"]),
+    .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: metadataAccessors
     ),
     .executableTarget(name: "fcmlint", dependencies: ["FCMLintCLI"], swiftSettings: metadataAccessors, linkerSettings: staticReleaseBinary),
+    // Test helpers: repository paths and a seeded generator (no module of fcmlint), and the
+    // built-in pack and the corpus documents for the test targets from the engine up.
+    .target(name: "FCMLintTestSupport", path: "Tests/Support"),
+    .target(
+      name: "FCMLintRuleTestSupport", dependencies: ["FCMLintTestSupport", "FCMLintJSON", "FCMLintEngine", "FCMLintBuiltinRules"],
+      path: "Tests/RuleSupport"),
+    .testTarget(name: "LinearRegexTests", dependencies: ["LinearRegex", "FCMLintTestSupport"]),
+    .testTarget(name: "FCMLintJSONTests", dependencies: ["FCMLintJSON", "FCMLintTestSupport"]),
     .testTarget(
-      name: "FCMLintTests",
+      name: "FCMLintEngineTests",
+      dependencies: ["FCMLintJSON", "LinearRegex", "FCMLintEngine", "FCMLintBuiltinRules", "FCMLintTestSupport", "FCMLintRuleTestSupport"]),
+    .testTarget(
+      name: "FCMLintFormattersTests",
+      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintTestSupport", "FCMLintRuleTestSupport"]),
+    // One test method per rule file, generated (see RuleExampleTests), so `--filter` picks a rule.
+    .testTarget(
+      name: "FCMLintFixesTests",
+      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintTestSupport", "FCMLintRuleTestSupport"],
+      plugins: ["RuleExampleTests"]),
+    .plugin(name: "RuleExampleTests", capability: .buildTool(), dependencies: ["rule-example-tests"]),
+    .executableTarget(name: "rule-example-tests", dependencies: ["FCMLintWorkspace"], path: "Tests/RuleExampleGenerator"),
+    .testTarget(
+      name: "FCMLintWorkspaceTests",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintBuiltinRules", "FCMLintCLI", "fcmlint",
-      ],
-      exclude: ["Fixtures"]
-    ),
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintWorkspace", "FCMLintTestSupport", "FCMLintRuleTestSupport",
+      ]),
+    .testTarget(
+      name: "FCMLintCLITests",
+      dependencies: [
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintCLI",
+        "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport",
+      ]),
   ]
 )

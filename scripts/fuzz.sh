@@ -9,7 +9,7 @@
 # Seeds are Fuzz/Corpus/TARGET/ (kept in the repository) plus the repository's own examples
 # (corpus/ for the JSON targets, rules/ for the rule target). What the fuzzer learns goes to
 # Fuzz/.work/corpus/TARGET/, crashes to Fuzz/.work/crashes/TARGET/ (both ignored by git). Each
-# crash becomes a regression test: copy the input to Tests/FCMLintTests/Fixtures/hostile/crashes/
+# crash becomes a regression test: copy the input to Tests/Fixtures/hostile/crashes/
 # (HostileInputTests runs every file there through the same code paths).
 #
 # Leak detection is off: Swift packs enum tags into pointers' spare bits, so LeakSanitizer cannot

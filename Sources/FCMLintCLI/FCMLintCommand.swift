@@ -1,5 +1,7 @@
 import ArgumentParser
+import FCMLintBuiltinRules
 import FCMLintEngine
+import FCMLintWorkspace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -11,6 +11,7 @@ import FCMLintEngine
 import FCMLintFixes
 import FCMLintFormatters
 import FCMLintJSON
+import FCMLintWorkspace
 
 /// `fcmlint [lint] [options] PATH...`: the command line as swift-argument-parser sees it (help,
 /// usage errors, completion). What a run does is in `LintSettings`: a plain command line reaches

@@ -2,6 +2,7 @@ import Dispatch
 import FCMLintEngine
 import FCMLintFormatters
 import FCMLintJSON
+import FCMLintWorkspace
 
 #if canImport(Glibc)
 import Glibc

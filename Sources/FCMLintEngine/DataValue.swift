@@ -20,8 +20,8 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 /// A rule or config document as a plain tree with positions. User files arrive as YAML (see
 /// `DataValue+YAML`); the built-in pack arrives as JSON converted at build time, so starting
 /// fcmlint parses no YAML.
-indirect enum DataNode: Sendable {
-  enum ScalarKind: Sendable { case string, int, float, bool, null }
+package indirect enum DataNode: Sendable {
+  package enum ScalarKind: Sendable { case string, int, float, bool, null }
   case scalar(String, ScalarKind, quoted: Bool)
   case mapping([(key: DataValue, value: DataValue)])
   case sequence([DataValue])
@@ -30,17 +30,17 @@ indirect enum DataNode: Sendable {
 /// A node with the file and position it came from, and typed accessors that fail with that
 /// position. Rule and config files are read only through this, so every mistake in them is
 /// reported the same way.
-struct DataValue: Sendable {
-  let node: DataNode
-  let file: String
-  let line: Int
-  let column: Int
+package struct DataValue: Sendable {
+  package let node: DataNode
+  package let file: String
+  package let line: Int
+  package let column: Int
 
-  func fail(_ message: String) -> ConfigurationError {
+  package func fail(_ message: String) -> ConfigurationError {
     ConfigurationError(file: file, line: line, column: column, message: message)
   }
 
-  var scalarKind: DataNode.ScalarKind? {
+  package var scalarKind: DataNode.ScalarKind? {
     if case .scalar(_, let kind, _) = node { return kind }
     return nil
   }
@@ -50,10 +50,10 @@ struct DataValue: Sendable {
     return false
   }
 
-  var isNull: Bool { scalarKind == .null }
+  package var isNull: Bool { scalarKind == .null }
 
   /// The members of a mapping, checked against the allowed names.
-  func mapping(allowed: [String]? = nil, what: String) throws(ConfigurationError) -> [(key: String, keyValue: DataValue, value: DataValue)] {
+  package func mapping(allowed: [String]? = nil, what: String) throws(ConfigurationError) -> [(key: String, keyValue: DataValue, value: DataValue)] {
     guard case .mapping(let members) = node else { throw fail("\(what) must be a mapping") }
     // Declared with the labels of the result: an unlabelled array would be converted element by
     // element through a runtime cast on return.
@@ -74,7 +74,7 @@ struct DataValue: Sendable {
   }
 
   /// A single item or a list of them, as a list.
-  func oneOrMany(what: String) -> [DataValue] {
+  package func oneOrMany(what: String) -> [DataValue] {
     if case .sequence(let items) = node { return items }
     return [self]
   }
@@ -85,7 +85,7 @@ struct DataValue: Sendable {
     return s
   }
 
-  func nonEmptyString(what: String) throws(ConfigurationError) -> String {
+  package func nonEmptyString(what: String) throws(ConfigurationError) -> String {
     let s = try string(what: what)
     if s.isEmpty { throw fail("\(what) must not be empty") }
     return s
@@ -103,7 +103,7 @@ struct DataValue: Sendable {
     return d
   }
 
-  func integer(what: String) throws(ConfigurationError) -> Int {
+  package func integer(what: String) throws(ConfigurationError) -> Int {
     guard case .scalar(let s, .int, _) = node, let d = Self.parseNumber(s), let i = Int(exactly: d) else {
       throw fail("\(what) must be a whole number")
     }
@@ -147,7 +147,7 @@ struct DataValue: Sendable {
     }
   }
 
-  static func suggestion(_ name: String, _ candidates: [String]) -> String {
+  package static func suggestion(_ name: String, _ candidates: [String]) -> String {
     guard let best = closest(to: name, in: candidates) else { return "" }
     return "; did you mean '\(best)'?"
   }

@@ -1,4 +1,5 @@
 import FCMLintJSON
+import LinearRegex
 
 /// One replacement of a byte range of the original file.
 public struct TextEdit: Sendable, Equatable {

@@ -45,7 +45,7 @@ public struct Linter: Sendable {
   /// Every active rule, the syntax rule included, in id order.
   public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
   private let syntaxRule: Rule?
-  private let options: Options
+  public let options: Options
 
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {

@@ -1,4 +1,5 @@
 import FCMLintJSON
+import LinearRegex
 
 /// A check a rule applies to the values its paths select: small, pure, and declaring its options,
 /// so a rule file that misuses it is rejected at load, never at lint time.

@@ -1,3 +1,5 @@
+import LinearRegex
+
 /// A rule as its file states it: checked, but not yet compiled into the `Rule` that lints.
 ///
 /// Loading a rule goes text → `DataValue` → `RuleSpec` → `Rule`. The first two steps check the

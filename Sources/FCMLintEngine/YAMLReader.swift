@@ -7,7 +7,7 @@ extension DataValue {
   /// Parses one YAML document. Anchors and aliases are refused: rule and config files do not need
   /// them, and refusing them rules out "billion laughs" expansion. A key that repeats one earlier
   /// in the same mapping is an error at the repetition.
-  static func parse(yaml text: String, file: String) throws(ConfigurationError) -> DataValue {
+  package static func parse(yaml text: String, file: String) throws(ConfigurationError) -> DataValue {
     // Before libyaml sees the text: a cheap refusal of deep nesting and of anchors and aliases.
     try YAMLPrescan.check(text, file: file)
     let bytes = Array(text.utf8)

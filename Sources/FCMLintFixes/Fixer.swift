@@ -22,12 +22,19 @@ public struct Fixer: Sendable {
     var bytes = original
     var fixed = 0
     var diagnostics = linter.lint(bytes: bytes, file: file)
+    // A fix must never turn a parseable file into an unparseable one. Asked of the parser, not of
+    // the syntax rule's diagnostics: a config may turn that rule off.
+    let parserOptions = JSONParser.Options(maxDepth: linter.options.maxDepth, maxStringLength: linter.options.maxStringLength)
+    func parses(_ bytes: [UInt8]) -> Bool {
+      if case .success = JSONParser.parse(bytes, options: parserOptions) { return true }
+      return false
+    }
+    let originalParses = parses(original)
     for _ in 0..<Self.maxPasses {
       let (next, applied) = Self.apply(diagnostics.compactMap(\.fix), to: bytes)
       guard applied > 0, next != bytes else { break }
+      if originalParses && !parses(next) { break }
       let after = linter.lint(bytes: next, file: file)
-      // A fix must never turn a parseable file into an unparseable one.
-      if after.contains(where: { $0.rule == "json-syntax" }) && !diagnostics.contains(where: { $0.rule == "json-syntax" }) { break }
       bytes = next
       fixed += applied
       diagnostics = after

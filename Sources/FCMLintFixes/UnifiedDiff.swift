@@ -51,43 +51,30 @@ public enum UnifiedDiff {
     return out
   }
 
-  /// A shortest edit script by dynamic programming over the longest common subsequence; payload
-  /// files are small, and a large file falls back to replacing its changed middle.
+  /// A shortest edit script: the standard library's Myers difference of the two line lists, in
+  /// file order, with a changed line's deletion before its insertion, as diff(1) shows it.
   static func editScript(_ a: [String], _ b: [String]) -> [Op] {
-    var prefix = 0
-    while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-    let midA = Array(a[prefix..<(a.count - suffix)]), midB = Array(b[prefix..<(b.count - suffix)])
-    var ops: [Op] = (0..<prefix).map { Op(kind: .same, text: a[$0], oldLine: $0, newLine: $0) }
-    if midA.count * midB.count <= 4_000_000 {
-      var lcs = [[Int]](repeating: [Int](repeating: 0, count: midB.count + 1), count: midA.count + 1)
-      for i in stride(from: midA.count - 1, through: 0, by: -1) {
-        for j in stride(from: midB.count - 1, through: 0, by: -1) {
-          lcs[i][j] = midA[i] == midB[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
-        }
+    var removed = Set<Int>(), inserted = Set<Int>()
+    for change in b.difference(from: a) {
+      switch change {
+      case .remove(let offset, _, _): removed.insert(offset)
+      case .insert(let offset, _, _): inserted.insert(offset)
       }
-      var i = 0, j = 0
-      while i < midA.count || j < midB.count {
-        if i < midA.count, j < midB.count, midA[i] == midB[j] {
-          ops.append(Op(kind: .same, text: midA[i], oldLine: prefix + i, newLine: prefix + j))
-          i += 1
-          j += 1
-        } else if i < midA.count, j == midB.count || lcs[i + 1][j] >= lcs[i][j + 1] {
-          // Deletions before insertions, as diff(1) shows a changed line.
-          ops.append(Op(kind: .delete, text: midA[i], oldLine: prefix + i, newLine: prefix + j))
-          i += 1
-        } else {
-          ops.append(Op(kind: .insert, text: midB[j], oldLine: prefix + i, newLine: prefix + j))
-          j += 1
-        }
-      }
-    } else {
-      ops += midA.enumerated().map { Op(kind: .delete, text: $1, oldLine: prefix + $0, newLine: prefix) }
-      ops += midB.enumerated().map { Op(kind: .insert, text: $1, oldLine: prefix + midA.count, newLine: prefix + $0) }
     }
-    for k in 0..<suffix {
-      ops.append(Op(kind: .same, text: a[a.count - suffix + k], oldLine: a.count - suffix + k, newLine: b.count - suffix + k))
+    var ops: [Op] = []
+    var i = 0, j = 0
+    while i < a.count || j < b.count {
+      if removed.contains(i), i < a.count {
+        ops.append(Op(kind: .delete, text: a[i], oldLine: i, newLine: j))
+        i += 1
+      } else if inserted.contains(j), j < b.count {
+        ops.append(Op(kind: .insert, text: b[j], oldLine: i, newLine: j))
+        j += 1
+      } else {
+        ops.append(Op(kind: .same, text: a[i], oldLine: i, newLine: j))
+        i += 1
+        j += 1
+      }
     }
     return ops
   }

@@ -5,6 +5,7 @@
 //
 // Usage: embed-rules OUTPUT.swift RULES-ROOT FILE...
 import FCMLintEngine
+import FCMLintWorkspace
 
 #if canImport(Glibc)
 import Glibc

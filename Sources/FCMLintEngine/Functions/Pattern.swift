@@ -1,4 +1,5 @@
 import FCMLintJSON
+import LinearRegex
 
 /// A string value must match (or must not match) a regular expression.
 struct Pattern: RuleFunction {

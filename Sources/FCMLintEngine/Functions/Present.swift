@@ -30,26 +30,6 @@ struct Present: RuleFunction {
   }
 }
 
-/// The field must not exist.
-struct Absent: RuleFunction {
-  static let name = "absent"
-  static let summary = "The field must not exist."
-  static let options: [OptionSpec] = []
-
-  init(options: FunctionOptions) {}
-
-  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
-    guard case .found(let id) = target else { return [] }
-    let name = context.document.key(id).map { "'\($0)'" } ?? "this value"
-    return [Finding(node: id, atKey: context.document.key(id) != nil, values: ["detail": "\(name) must not be set"])]
-  }
-
-  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
-    guard case .found = target else { return true }
-    return false
-  }
-}
-
 extension Finding {
   func at(_ node: NodeID) -> Finding {
     var copy = self

@@ -1,0 +1,243 @@
+import FCMLintEngine
+import FCMLintJSON
+
+/// `.fcmlint.yml`: per-rule severities, extra rule folders, ignored files, limits.
+///
+/// ```yaml
+/// rules:
+///   image-consistency: warning   # error | warning | info | off
+/// rule-directories: [fcm-rules]  # relative to this file
+/// ignore: ["fixtures/**", "*.draft.json"]
+/// limits: {max-depth: 64, max-file-size: 1M, max-string-length: 64K}
+/// ```
+public struct Config: Sendable {
+  public static let fileName = ".fcmlint.yml"
+
+  /// Where the config was read from, or nil for the defaults.
+  public var file: String?
+  /// Rule id → severity, or nil for `off`.
+  public var severities: [String: Severity?] = [:]
+  /// Positions of the ids in `severities`, to report an unknown id where it is written.
+  var severityPositions: [String: (line: Int, column: Int)] = [:]
+  /// Absolute paths (or relative to the working directory) of extra rule folders.
+  public var ruleDirectories: [String] = []
+  public var ignore: [Glob] = []
+  /// The directory ignore globs are relative to.
+  public var baseDirectory: String = "."
+  /// The defaults, changed by `limits:`; command-line options change them further.
+  public var limits = Limits()
+
+  public init() {}
+
+  public static func load(text: String, file: String) throws(ConfigurationError) -> Config {
+    var config = Config()
+    config.file = file
+    config.baseDirectory = Path.directory(of: file)
+    let root = try DataValue.parse(yaml: text, file: file)
+    if root.isNull { return config }  // an empty file
+    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "limits"], what: "the config") {
+      switch key {
+      case "rules":
+        if value.isNull { break }
+        for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
+          let text: String
+          if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
+            text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
+          } else {
+            guard case .scalar(let s, .string, _) = severityValue.node else {
+              throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off")
+            }
+            text = s
+          }
+          if text == "off" {
+            config.severities[id] = .some(nil)
+          } else if let severity = Severity(rawValue: text) {
+            config.severities[id] = severity
+          } else {
+            throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off, not '\(text)'")
+          }
+          config.severityPositions[id] = (idValue.line, idValue.column)
+        }
+      case "rule-directories":
+        for item in value.oneOrMany(what: key) {
+          let directory = Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory"))
+          // A config in a cloned repository must not make fcmlint read rule files elsewhere.
+          let base = Path.absolute(config.baseDirectory), target = Path.absolute(directory)
+          guard target == base || target.hasPrefix(base == "/" ? "/" : base + "/") else {
+            throw item.fail("rule directories must be inside the config file's folder (use --rules for others)")
+          }
+          config.ruleDirectories.append(directory)
+        }
+      case "limits":
+        if value.isNull { break }
+        config.limits = try loadLimits(value)
+      default:
+        for item in value.oneOrMany(what: key) {
+          let pattern = try item.nonEmptyString(what: "an ignore pattern")
+          do {
+            config.ignore.append(try Glob(pattern))
+          } catch {
+            throw item.fail("invalid ignore pattern '\(pattern)': \(error.message)")
+          }
+        }
+      }
+    }
+    return config
+  }
+
+  /// `limits:` over the defaults. Each value is checked by the same function as its command-line
+  /// option, and a bad one is reported where it is written.
+  static func loadLimits(_ value: DataValue) throws(ConfigurationError) -> Limits {
+    var limits = Limits()
+    for (key, _, item) in try value.mapping(allowed: Limits.Setting.allCases.map(\.rawValue), what: "'limits'") {
+      let setting = Limits.Setting(rawValue: key)!
+      let text: String
+      switch (setting, item.node) {
+      case (.maxDepth, _): text = String(try item.integer(what: key))
+      // A size is a YAML integer (`1048576`) or text (`64M`); other scalars are refused as written.
+      case (_, .scalar(let s, _, _)): text = s
+      case (_, .sequence): throw item.fail(Limits.notASize(key, "a list").message)
+      case (_, .mapping): throw item.fail(Limits.notASize(key, "a mapping").message)
+      }
+      do {
+        try limits.set(setting, to: text, name: key)
+      } catch {
+        throw item.fail(error.message)
+      }
+    }
+    return limits
+  }
+
+  /// Finds `.fcmlint.yml` in `directory` or the nearest ancestor.
+  public static func discover(from directory: String) -> String? {
+    var current = directory
+    while true {
+      let candidate = Path.join(current, fileName)
+      if FileSystem.kind(candidate) == .file { return candidate }
+      let parent = Path.directory(of: current)
+      if parent == current { return nil }
+      current = parent
+    }
+  }
+
+  /// Checks that every rule id the config names exists.
+  public func validate(against rules: RuleSet) throws(ConfigurationError) {
+    for id in severities.keys.sorted() where rules.rule(id) == nil {
+      let position = severityPositions[id] ?? (1, 1)
+      throw ConfigurationError(
+        file: file ?? Config.fileName, line: position.line, column: position.column,
+        message: "unknown rule '\(id)'\(DataValue.suggestion(id, rules.ids))")
+    }
+  }
+
+  /// Whether a file (as named on the command line or found in a walk) is ignored.
+  public func isIgnored(_ path: String) -> Bool {
+    guard !ignore.isEmpty else { return false }
+    let relative = Path.relative(Path.absolute(path), to: Path.absolute(baseDirectory))
+    return ignore.contains { $0.matches(relative) }
+  }
+}
+
+/// The limits that bound the work one hostile input can cause (README: "Limits and hostile
+/// input"). Set from the config (`limits:`) and the command line (`--max-depth` ...), both through
+/// `set(_:to:name:)`, so both accept and refuse the same values with the same words.
+public struct Limits: Sendable, Equatable {
+  /// Real payloads are a few KB: the defaults are far above any of them.
+  public var maxDepth = JSONParser.Options.defaultMaxDepth
+  public var maxFileSize = 64 << 20
+  public var maxStringLength = JSONParser.Options.defaultMaxStringLength
+  /// Byte offsets are 32-bit in the parsed tree; 1 GiB keeps far from that.
+  public static let largestFileSize = 1 << 30
+
+  public init() {}
+
+  /// The settings, by their config key; the command-line option is the key with `--`.
+  public enum Setting: String, CaseIterable, Sendable {
+    case maxDepth = "max-depth"
+    case maxFileSize = "max-file-size"
+    case maxStringLength = "max-string-length"
+  }
+
+  public struct Problem: Error, Sendable {
+    public var message: String
+  }
+
+  /// Sets one limit from its text; `name` is the setting as the user wrote it (`max-depth` in the
+  /// config, `--max-depth` on the command line), for the message when the value is refused.
+  public mutating func set(_ setting: Setting, to text: String, name: String) throws(Problem) {
+    switch setting {
+    case .maxDepth:
+      guard let depth = Int(text), depth >= 1 else { throw Problem(message: "\(name) must be 1 or more") }
+      maxDepth = depth
+    case .maxFileSize:
+      let size = try Self.size(text, name: name)
+      if size > Self.largestFileSize { throw Problem(message: "\(name) can be at most 1G (\(Self.largestFileSize) bytes)") }
+      maxFileSize = size
+    case .maxStringLength:
+      maxStringLength = try Self.size(text, name: name)
+    }
+  }
+
+  /// A size of at least one byte, as `parseSize` reads it.
+  static func size(_ text: String, name: String) throws(Problem) -> Int {
+    guard let size = parseSize(text), size >= 1 else { throw notASize(name, "'\(text)'") }
+    return size
+  }
+
+  static func notASize(_ name: String, _ written: String) -> Problem {
+    Problem(message: "\(name) takes a size in bytes, like 1048576, 512K, 64M or 1G; not \(written)")
+  }
+
+  /// `1048576`, `512K`, `64M`, `1G` (powers of 1024; `KB`, `MiB` and lower case accepted too).
+  public static func parseSize(_ text: String) -> Int? {
+    var digits = Substring(text.trimmingSpaces())
+    var unit = 1
+    let suffixes: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+    for (suffix, factor) in suffixes where digits.lowercased().hasSuffix(suffix) {
+      digits = digits.dropLast(suffix.count)
+      unit = factor
+      break
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
+    let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : product
+  }
+}
+
+extension String {
+  fileprivate func trimmingSpaces() -> String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+/// Path string helpers (POSIX, `/`-separated).
+public enum Path {
+  public static func join(_ base: String, _ path: String) -> String {
+    if path.hasPrefix("/") || base.isEmpty || base == "." { return path }
+    return base.hasSuffix("/") ? base + path : base + "/" + path
+  }
+
+  public static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+  }
+
+  /// `path` made absolute against the working directory, with `.` and `..` resolved textually.
+  public static func absolute(_ path: String) -> String {
+    let full = path.hasPrefix("/") ? path : FileSystem.currentDirectory() + "/" + path
+    var parts: [Substring] = []
+    for part in full.split(separator: "/") {
+      if part == "." || part.isEmpty { continue }
+      if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// `path` relative to `base` (both absolute); `path` itself when it is not below `base`.
+  public static func relative(_ path: String, to base: String) -> String {
+    if base == "/" { return String(path.dropFirst()) }
+    if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+    return path
+  }
+}

@@ -1,0 +1,62 @@
+import FCMLintCLI
+import FCMLintEngine
+import FCMLintFormatters
+import FCMLintRuleTestSupport
+import FCMLintTestSupport
+import FCMLintWorkspace
+import XCTest
+
+/// `corpus/` holds real payloads (the Firebase docs' samples verbatim, mistakes included, and
+/// realistic valid and invalid requests); `corpus/expected.txt` is what fcmlint must report on them.
+/// Regenerate after an intended change with `FCMLINT_UPDATE_GOLDEN=1 swift test --filter CorpusTests`
+/// and review the diff.
+final class CorpusTests: XCTestCase {
+  func lintCorpus() throws -> String {
+    let linter = Linter(rules: builtinRules())
+    let (files, errors) = FileSystem.files(under: Repository.path("corpus")) { $0.hasSuffix(".json") }
+    XCTAssertTrue(errors.isEmpty, "\(errors)")
+    var diagnostics: [Diagnostic] = []
+    for file in files {
+      let relative = String(file.dropFirst(Repository.root.count + 1))
+      guard case .success(let bytes) = FileSystem.read(file) else { throw XCTSkip("unreadable \(file)") }
+      diagnostics += linter.lint(bytes: bytes, file: relative)
+    }
+    diagnostics.sort(by: Diagnostic.ordered)
+    return TextFormatter().format(Report(diagnostics: diagnostics, summary: Summary(files: files.count, diagnostics: diagnostics)))
+  }
+
+  func testCorpusMatchesExpectedDiagnostics() throws {
+    let actual = try lintCorpus()
+    if Repository.updatingGoldens {
+      try Repository.write("corpus/expected.txt", actual)
+      return
+    }
+    let expected = try Repository.read("corpus/expected.txt")
+    XCTAssertEqual(actual, expected, "corpus output changed; if intended, run FCMLINT_UPDATE_GOLDEN=1 swift test --filter CorpusTests and review the diff")
+  }
+
+  /// The valid payloads must get no error or warning, whatever the golden file says.
+  func testValidCorpusIsClean() throws {
+    let linter = Linter(rules: builtinRules())
+    let (files, _) = FileSystem.files(under: Repository.path("corpus/valid")) { $0.hasSuffix(".json") }
+    XCTAssertFalse(files.isEmpty)
+    for file in files {
+      guard case .success(let bytes) = FileSystem.read(file) else { continue }
+      let problems = linter.lint(bytes: bytes, file: file).filter { $0.severity != .info }
+      XCTAssertEqual(problems.map { "\($0.rule) \($0.pointer): \($0.message)" }, [], file)
+    }
+  }
+
+  /// The acceptance check: the docs' REST sample fails on its trailing comma.
+  func testRESTSampleReportsTrailingComma() throws {
+    let linter = Linter(rules: builtinRules())
+    guard case .success(let bytes) = FileSystem.read(Repository.path("corpus/docs-samples/send-image-rest.json")) else {
+      return XCTFail("sample missing")
+    }
+    let found = linter.lint(bytes: bytes, file: "send-image-rest.json")
+    XCTAssertEqual(found.count, 1)
+    XCTAssertEqual(found.first?.rule, "json-syntax")
+    XCTAssertEqual(found.first?.message, "trailing comma before '}'")
+    XCTAssertEqual(found.first.map { "\($0.start)" }, "5:36")
+  }
+}

@@ -1,0 +1,77 @@
+import FCMLintEngine
+import FCMLintFixes
+import FCMLintJSON
+import FCMLintRuleTestSupport
+import FCMLintTestSupport
+import XCTest
+
+/// Every rule's examples are its tests: valid ones must not trigger it, invalid ones must trigger
+/// it at exactly the pointers they list. Each rule file has its own test method, generated at
+/// build time (`RuleExamples`, by the RuleExampleTests plugin), so one rule runs alone with
+/// `swift test --filter RuleExamples/test_image_url`.
+final class RuleExampleTests: XCTestCase {
+  func testEveryBuiltinRuleHasDocsAndExamples() {
+    let rules = builtinRules().rules
+    XCTAssertFalse(rules.isEmpty)
+    for rule in rules {
+      XCTAssertFalse(rule.examples.valid.isEmpty, "\(rule.source): needs a valid example")
+      XCTAssertFalse(rule.examples.invalid.isEmpty, "\(rule.source): needs an invalid example")
+      XCTAssertTrue(rule.docs.hasPrefix("https://"), "\(rule.source): docs must be an https URL")
+      XCTAssertTrue(rule.source.hasSuffix("/\(rule.id).yml"), "\(rule.source): the file must be named after the rule id")
+      XCTAssertTrue(rule.source.hasPrefix("rules/"), "\(rule.source): built-in rules live under rules/")
+    }
+  }
+
+  func testEmbeddedPackMatchesRuleFiles() throws {
+    XCTAssertEqual(try repositoryRules(resources: builtinRules().resources).ids, builtinRules().ids)
+  }
+
+  /// Examples other than the syntax rule's must be valid JSON themselves, or they test nothing.
+  func testExamplesParse() {
+    for rule in builtinRules().rules where !rule.reportsSyntax {
+      for example in rule.examples.valid + rule.examples.invalid {
+        if case .failure(let error) = JSONParser.parse(Array(example.json.utf8)) {
+          XCTFail("\(rule.source):\(example.line): example is not JSON: \(error.message)")
+        }
+      }
+    }
+  }
+}
+
+extension XCTestCase {
+  /// Checks the examples of one rule file as written (`relative` to the repository, such as
+  /// `rules/images/image-url.yml`): what each generated `RuleExamples` method calls.
+  func checkRuleExamples(_ relative: String) throws {
+    // The schemas (fcm-v1) come with the built-in pack; rule files that use `schema` need them.
+    let rule = try repositoryRule(Repository.path(relative), resources: builtinRules().resources)
+    var only = RuleSet()
+    try only.add(rule)
+    func lint(_ example: Rule.Example) -> [Diagnostic] {
+      var options = Linter.Options()
+      options.input = example.input
+      return Linter(rules: only, options: options).lint(bytes: Array(example.json.utf8), file: "example.json")
+    }
+    for example in rule.examples.valid {
+      let found = lint(example)
+      XCTAssertEqual(found.map(\.pointer), [], "\(rule.source):\(example.line): valid example triggers the rule: \(found.map(\.message))")
+    }
+    for example in rule.examples.invalid {
+      let found = lint(example)
+      XCTAssertEqual(found.map(\.pointer), example.pointers, "\(rule.source):\(example.line): invalid example: \(found.map(\.message))")
+      if let expected = example.fixed {
+        var options = Linter.Options()
+        options.input = example.input
+        let fixer = Fixer(linter: Linter(rules: only, options: options))
+        let output = fixer.fix(bytes: Array(example.json.utf8), file: "example.json").bytes
+        XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, "\(rule.source):\(example.line): fixed output")
+        let again = fixer.fix(bytes: output, file: "example.json").bytes
+        XCTAssertEqual(again, output, "\(rule.source):\(example.line): fixing is not idempotent")
+      }
+      for diagnostic in found {
+        XCTAssertEqual(diagnostic.rule, rule.id)
+        XCTAssertFalse(diagnostic.message.isEmpty)
+        XCTAssertFalse(diagnostic.message.contains("{"), "\(rule.source): unrendered placeholder in '\(diagnostic.message)'")
+      }
+    }
+  }
+}
