@@ -353,6 +353,11 @@ public struct JSONDocument: Sendable {
     public struct Name: Sendable, Equatable {
       @usableFromInline let start: Int32, count: Int32
       @usableFromInline let hash: UInt32
+      @usableFromInline init(start: Int32, count: Int32, hash: UInt32) {
+        self.start = start
+        self.count = count
+        self.hash = hash
+      }
     }
 
     @usableFromInline var bytes: [UInt8] = []
@@ -360,6 +365,9 @@ public struct JSONDocument: Sendable {
     public init() {}
 
     /// Adds a name (a repeated name is stored again: tables are small and built once).
+    /// Inlinable so callers get it specialized: generic over `Collection`, every byte went
+    /// through protocol witnesses, at every start (see docs/performance.md).
+    @inlinable
     public mutating func add<Bytes: Collection<UInt8>>(_ name: Bytes) -> Name {
       let start = Int32(bytes.count)
       bytes += name
