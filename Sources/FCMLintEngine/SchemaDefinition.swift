@@ -23,6 +23,8 @@ public struct Schema: Sendable {
     /// The type a message field refers to, resolved once the schema is loaded (never written
     /// after, so the walk reads it without an exclusivity check).
     @exclusivity(unchecked) public var refType: MessageType?
+    /// `refType`'s index in the schema's `messageTypes`, set with it.
+    @exclusivity(unchecked) public var refTypeIndex: Int32 = -1
 
     init(json: String, proto: String, kind: Kind, repeated: Bool, ref: String?, values: [String], deprecated: Bool, outputOnly: Bool) {
       self.json = json
@@ -41,6 +43,8 @@ public struct Schema: Sendable {
     public let fields: [Field]
     /// Both spellings of every field name.
     public let byName: [String: Int]
+    /// What a walk reads of each field for every member, as plain values (see `SchemaTrace`).
+    let shapes: [(kind: Field.Kind, repeated: Bool)]
     /// Both spellings of every field name in an open-addressing hash table, so a member's key is
     /// found with one hash of its bytes as written and one comparison.
     private struct Slot {
@@ -56,6 +60,7 @@ public struct Schema: Sendable {
     init(name: String, fields: [Field]) {
       self.name = name
       self.fields = fields
+      shapes = fields.map { ($0.kind, $0.repeated) }
       var byName = [String: Int](minimumCapacity: fields.count * 2)
       for (i, f) in fields.enumerated() {
         byName[f.json] = i
@@ -116,6 +121,9 @@ public struct Schema: Sendable {
   public var name: String
   public var root: String
   public var types: [String: MessageType]
+  /// `types`' values in the order of their names: a type's place here is its index
+  /// (`Field.refTypeIndex`), which walks record instead of a reference.
+  public var messageTypes: [MessageType]
 
   /// Reads a schema file's JSON. Read straight from the parsed document, not through
   /// `DataValue`: every start reads the built-in schema, and positions are only wanted for an
@@ -195,19 +203,23 @@ public struct Schema: Sendable {
       default: break
       }
     }
-    for typeName in types.keys.sorted() {
+    let typeNames = types.keys.sorted()
+    let typeIndex = Dictionary(uniqueKeysWithValues: typeNames.enumerated().map { ($0.element, Int32($0.offset)) })
+    for typeName in typeNames {
       let type = types[typeName]!
       for field in type.fields where field.kind == .message {
         guard let ref = field.ref, let target = types[ref] else {
           throw ConfigurationError(file: file, line: 1, column: 1, message: "\(type.name).\(field.json) refers to an unknown type")
         }
         field.refType = target
+        field.refTypeIndex = typeIndex[ref]!
       }
     }
     guard types[rootType] != nil else { throw ConfigurationError(file: file, line: 1, column: 1, message: "the root type '\(rootType)' is not defined") }
     self.name = name
     self.root = rootType
     self.types = types
+    messageTypes = typeNames.map { types[$0]! }
   }
 }
 
