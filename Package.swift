@@ -24,10 +24,10 @@ let staticReleaseBinary: [LinkerSetting] = []
 
 // By default the compiler makes the metadata of a generic type such as `[String: JSONPath]` at
 // run time from its mangled name, which checks the generic requirements (`String: Hashable`) by
-// looking the conformance up: the first lookup of each pair scans all 5,700 conformance records of
+// looking the conformance up: the first lookup of each pair scans every conformance record of
 // this binary. With direct metadata accessors the compiler passes the conformances it already
-// knows; a one-file run takes 1.1 M instructions fewer (10.7 M), a tenth of a pre-commit hook's
-// run. A frontend flag, so pinned to the compiler the static build is pinned to.
+// knows, which saves a noticeable part of a one-file run (docs/performance.md has the counts).
+// A frontend flag, so pinned to the compiler the static build is pinned to.
 #if compiler(>=6.3) && compiler(<6.4)
 let metadataAccessors: [SwiftSetting] = [
   .unsafeFlags(
