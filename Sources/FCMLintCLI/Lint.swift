@@ -414,15 +414,18 @@ final class Slots<Value>: @unchecked Sendable {
 }
 
 /// Keeps a value alive until the process exits. The rule pack is thousands of small objects that
-/// a linter needs until its last file; freeing them one by one just before `exit` took about a
-/// tenth of a single-file run.
+/// a linter needs until its last file; freeing them one by one just before `exit` was a
+/// noticeable part of a single-file run (docs/performance.md).
 enum ProcessLifetime {
+  /// A box that refers to itself: nothing ever releases it, so its value is never freed.
   private final class Box<Value> {
     let value: Value
+    var itself: Box?
     init(_ value: Value) { self.value = value }
   }
 
   static func keep<Value>(_ value: Value) {
-    _ = Unmanaged.passRetained(Box(value))
+    let box = Box(value)
+    box.itself = box
   }
 }

@@ -32,10 +32,10 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Everything in one object, so copying a path (every rule check holds some) retains one
-  /// reference. Lookups read `steps` and `nameBytes`, buffers this object owns, rather than the
-  /// `Segment` enum or arrays of names: reading those retains and releases their payloads at every
-  /// step, which cost more than the lookups themselves.
-  final class Storage: @unchecked Sendable {
+  /// reference. Lookups read `steps` and `names`, plain values, rather than the `Segment` enum
+  /// or arrays of names: reading those retains and releases their payloads at every step, which
+  /// cost more than the lookups themselves.
+  final class Storage: Sendable {
     let anchor: Anchor
     let segments: [Segment]
     let description: String
@@ -45,14 +45,13 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     struct Step {
       enum Kind: UInt8 { case member, index, wildcard }
       var kind: Kind
-      /// A member's name in `nameBytes`, and its lowerCamelCase spelling (count -1: none).
-      var nameStart: Int32, nameCount: Int32, alternateStart: Int32, alternateCount: Int32
+      /// A member's name in `names`, and its lowerCamelCase spelling if it has another.
+      var name: JSONDocument.NameTable.Name?
+      var alternate: JSONDocument.NameTable.Name?
       var index: Int32
-      /// `JSONDocument.memberHash` of the name and of its alternate spelling.
-      var nameHash: UInt32 = 0, alternateHash: UInt32 = 0
     }
-    let steps: UnsafeMutableBufferPointer<Step>
-    let nameBytes: UnsafeMutableBufferPointer<UInt8>
+    let steps: [Step]
+    let names: JSONDocument.NameTable
     /// `segments.count`, stored: the walks read it at every step.
     let count: Int
     /// Whether a segment is a wildcard; without one a path leads to one place at most.
@@ -64,26 +63,17 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       self.description = description
       count = segments.count
       hasWildcard = segments.contains(.wildcard)
-      var steps: [Step] = [], bytes: [UInt8] = [], missing: [String] = []
+      var steps: [Step] = [], names = JSONDocument.NameTable(), missing: [String] = []
       steps.reserveCapacity(segments.count)
       missing.reserveCapacity(segments.count)
-      bytes.reserveCapacity(2 * description.utf8.count)  // each name and its alternate spelling at most
+      names.reserveCapacity(2 * description.utf8.count)  // each name and its alternate spelling at most
       for segment in segments {
-        var step = Step(kind: .wildcard, nameStart: 0, nameCount: 0, alternateStart: 0, alternateCount: -1, index: 0)
+        var step = Step(kind: .wildcard, name: nil, alternate: nil, index: 0)
         switch segment {
         case .member(let name, let nameBytes):
           step.kind = .member
-          step.nameStart = Int32(bytes.count)
-          step.nameCount = Int32(nameBytes.count)
-          bytes += nameBytes
-          step.nameHash = nameBytes.withUnsafeBufferPointer(JSONDocument.memberHash)
-          if nameBytes.contains(UInt8(ascii: "_")) {
-            let alternate = Array(JSONPath.lowerCamelCase(name).utf8)
-            step.alternateStart = Int32(bytes.count)
-            step.alternateCount = Int32(alternate.count)
-            step.alternateHash = alternate.withUnsafeBufferPointer(JSONDocument.memberHash)
-            bytes += alternate
-          }
+          step.name = names.add(nameBytes)
+          if nameBytes.contains(UInt8(ascii: "_")) { step.alternate = names.add(JSONPath.lowerCamelCase(name).utf8) }
           missing.append(name)
         case .index(let index):
           step.kind = .index
@@ -95,26 +85,14 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         steps.append(step)
       }
       self.missing = missing
-      self.steps = .allocate(capacity: max(steps.count, 1))
-      _ = self.steps.initialize(from: steps)
-      nameBytes = .allocate(capacity: max(bytes.count, 1))
-      _ = nameBytes.initialize(from: bytes)
-    }
-
-    deinit {
-      steps.deallocate()
-      nameBytes.deallocate()
+      self.steps = steps
+      self.names = names
     }
 
     /// The node segment `i` (a member or an index) leads to from `node`, or nil.
     @inline(__always)
     func child(_ i: Int, of node: NodeID, in document: JSONDocument) -> NodeID? {
-      let step = steps[i]
-      if step.kind == .index { return document.element(node, Int(step.index)) }
-      let name = UnsafeBufferPointer(rebasing: nameBytes[Int(step.nameStart)..<Int(step.nameStart + step.nameCount)])
-      guard step.alternateCount >= 0 else { return document.member(node, name, hash: step.nameHash, or: nil, alternateHash: 0) }
-      let alternate = UnsafeBufferPointer(rebasing: nameBytes[Int(step.alternateStart)..<Int(step.alternateStart + step.alternateCount)])
-      return document.member(node, name, hash: step.nameHash, or: alternate, alternateHash: step.alternateHash)
+      steps[i].child(of: node, in: document, names: names)
     }
   }
   let storage: Storage
@@ -352,5 +330,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       i += 1
     }
     visit(.found(node))
+  }
+}
+
+extension JSONPath.Storage.Step {
+  /// The node this step (a member or an index) leads to from `node`, or nil; `names` holds the
+  /// step's names.
+  @inline(__always)
+  func child(of node: NodeID, in document: JSONDocument, names: JSONDocument.NameTable) -> NodeID? {
+    guard let name else { return kind == .index ? document.element(node, Int(index)) : nil }
+    return document.member(node, name, or: alternate, in: names)
   }
 }

@@ -60,10 +60,10 @@ public struct Linter: Sendable {
     active.sort { $0.id < $1.id }
     syntaxRule = active.first { $0.reportsSyntax }
     rules = active.filter { !$0.reportsSyntax }
-    compiled = rules.map(CompiledRule.init)
+    plan = LintPlan(rules)
     var paths: [JSONPath] = [], slotRules: [Int32] = []
-    for (index, entry) in compiled.enumerated() {
-      for path in entry.given {
+    for (index, rule) in rules.enumerated() {
+      for path in rule.given {
         paths.append(path)
         slotRules.append(Int32(index))
       }
@@ -73,26 +73,10 @@ public struct Linter: Sendable {
     self.options = options
   }
 
-  /// A rule as the hot loop reads it: one reference to retain per rule, not one per field.
-  final class CompiledRule: Sendable {
-    let rule: Rule
-    let given: [JSONPath]
-    let when: [Rule.Condition]
-    let then: [Rule.Check]
-    /// `then`, unretained (kept alive by `then`), for the hot loop.
-    let checks: [Unmanaged<Rule.Check>]
-    init(_ rule: Rule) {
-      self.rule = rule
-      given = rule.given
-      when = rule.when
-      then = rule.then
-      checks = rule.then.map { Unmanaged.passUnretained($0) }
-    }
-  }
-
-  private let compiled: [CompiledRule]
-  /// The `given` paths of `compiled`, rule by rule, as one trie; `slotRules[slot]` is the index in
-  /// `compiled` of the rule a slot's path belongs to.
+  /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`).
+  private let plan: LintPlan
+  /// The `given` paths of `rules`, rule by rule, as one trie; `slotRules[slot]` is the index in
+  /// `rules` of the rule a slot's path belongs to.
   private let givenTrie: GivenTrie
   private let slotRules: [Int32]
 
@@ -126,7 +110,8 @@ public struct Linter: Sendable {
 
   /// Lints a parsed document.
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
-    var found: [(rule: CompiledRule, check: Rule.Check, finding: Finding, given: NodeID)] = []
+    // Rules and checks by index (`rules`, a rule's `then`): appending a finding retains nothing.
+    var found: [LintPlan.Found] = []
     // Every rule's `given` nodes from one walk, then in rule order (and each rule's paths in
     // their order) as if each rule had resolved its own paths.
     var nodes: [NodeID] = []
@@ -144,34 +129,29 @@ public struct Linter: Sendable {
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
     var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
-    // Rules and checks are borrowed, not retained: `compiled` owns them for the whole call.
-    // Reference counting was a fifth of a bulk run's CPU samples, and this loop made most of
-    // the retains (239 per file; 76 now).
-    compiled.withUnsafeBufferPointer { compiled in
-      for key in order {
-        let node = nodes[Int(key & 0xFFFF_FFFF)]
-        Unmanaged.passUnretained(compiled[Int(slotRules[Int(key >> 32)])])._withUnsafeGuaranteedRef { entry in
-          context.given = node
-          if !entry.when.isEmpty {
-            guard whenHolds(entry, context) else { return }
-          }
-          entry.checks.withUnsafeBufferPointer { checks in
-            for check in checks {
-              check._withUnsafeGuaranteedRef { check in
-                runCheck(check, entry, node, document, context, &found)
-              }
-            }
-          }
+    // A rule's slots are numbered together, so its nodes are consecutive in `order`.
+    var k = 0
+    while k < order.count {
+      let ruleIndex = slotRules[Int(order[k] >> 32)]
+      let rule = plan.rules[Int(ruleIndex)]
+      repeat {
+        let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
+        k += 1
+        context.given = node
+        if !rule.when.isEmpty, !plan.whenHolds(rule, context) { continue }
+        for check in rule.then {
+          plan.checks[Int(check)].run(at: node, context, rule: ruleIndex, check: check - rule.then.lowerBound, into: &found)
         }
-      }
+      } while k < order.count && slotRules[Int(order[k] >> 32)] == ruleIndex
     }
     guard !found.isEmpty else { return [] }
 
     let locator = SourceLocator(bytes: document.bytes)
     let fixes = FixBuilder(document: document)
     var diagnostics: [Diagnostic] = []
-    for (entry, check, finding, given) in found {
-      let rule = entry.rule
+    for (ruleIndex, checkIndex, finding, given) in found {
+      let rule = rules[Int(ruleIndex)]
+      let check = rule.then[Int(checkIndex)]
       let node = document[finding.node]
       let atKey = finding.atKey && node.keyStart >= 0
       let start = finding.range?.lowerBound ?? Int(atKey ? node.keyStart : node.start)
@@ -204,32 +184,6 @@ public struct Linter: Sendable {
     return diagnostics
   }
 
-  /// One check of one rule at one `given` node; its findings go to `found`.
-  @inline(__always)
-  private func runCheck(
-    _ check: Rule.Check, _ entry: CompiledRule, _ node: NodeID, _ document: JSONDocument, _ context: FunctionContext,
-    _ found: inout [(rule: CompiledRule, check: Rule.Check, finding: Finding, given: NodeID)]
-  ) {
-    // Most fields lead to one place: resolve it directly, without a walk and its closure.
-    if let field = check.field, !field.isSingular {
-      field.forEachResolution(in: document, from: node) { target in
-        for finding in check.function.check(target, in: context) { found.append((entry, check, finding, node)) }
-      }
-      return
-    }
-    let target: JSONPath.Resolution
-    if let field = check.field {
-      guard let resolution = field.resolveOne(in: document, from: node) else { return }
-      target = resolution
-    } else {
-      target = .found(node)
-    }
-    let findings = check.function.check(target, in: context)
-    if !findings.isEmpty {
-      for finding in findings { found.append((entry, check, finding, node)) }
-    }
-  }
-
   static func describe(_ action: FixAction, _ values: [String: String]) -> String {
     switch action {
     case .set(let path, let value): return "set \(path.description) to \(value)"
@@ -238,11 +192,6 @@ public struct Linter: Sendable {
     case .moveInto(let path): return "move into \(path.description)"
     case .replacePattern(let pattern, let with): return with.isEmpty ? "remove /\(pattern.source)/" : "replace /\(pattern.source)/ with '\(with)'"
     }
-  }
-
-  /// Whether every `when` condition of a rule holds at `context.given`.
-  func whenHolds(_ entry: CompiledRule, _ context: FunctionContext) -> Bool {
-    entry.when.allSatisfy { $0.holds(context) }
   }
 
   /// Bytes in the UTF-8 character at `offset` (1 for an invalid byte, 0 at the end).

@@ -1,17 +1,13 @@
 import FCMLintJSON
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A message schema as data: the types of the FCM v1 API and their fields under both proto3 JSON
 /// spellings, generated from the discovery document by scripts/generate-schema.py.
 public struct Schema: Sendable {
   /// Fields and types are classes: the walk hands them around by reference, not by copying
   /// their strings. They are filled in while the schema loads and never change after.
+  ///
+  /// `@unchecked Sendable` for `refType`, the one `var`: `Schema.init` sets it before the schema
+  /// is returned, so no other thread ever sees it change.
   public final class Field: @unchecked Sendable {
     public enum Kind: String, Sendable {
       case string, bool, int32, int64, float, enumeration = "enum", duration, timestamp, message, map, `struct`, any
@@ -27,6 +23,8 @@ public struct Schema: Sendable {
     /// The type a message field refers to, resolved once the schema is loaded (never written
     /// after, so the walk reads it without an exclusivity check).
     @exclusivity(unchecked) public var refType: MessageType?
+    /// `refType`'s index in the schema's `messageTypes`, set with it.
+    @exclusivity(unchecked) public var refTypeIndex: Int32 = -1
 
     init(json: String, proto: String, kind: Kind, repeated: Bool, ref: String?, values: [String], deprecated: Bool, outputOnly: Bool) {
       self.json = json
@@ -40,24 +38,29 @@ public struct Schema: Sendable {
     }
   }
 
-  public final class MessageType: @unchecked Sendable {
+  public final class MessageType: Sendable {
     public let name: String
     public let fields: [Field]
     /// Both spellings of every field name.
     public let byName: [String: Int]
-    /// Both spellings of every field name in an open-addressing hash table (hash, field, name),
-    /// so a member's key is found with one hash of its bytes as written and one comparison.
-    private let table: UnsafeMutableBufferPointer<(hash: UInt64, field: Int32, start: Int32, count: Int32)>
+    /// What a walk reads of each field for every member, as plain values (see `SchemaTrace`).
+    let shapes: [(kind: Field.Kind, repeated: Bool)]
+    /// Both spellings of every field name in an open-addressing hash table, so a member's key is
+    /// found with one hash of its bytes as written and one comparison.
+    private struct Slot {
+      var hash: UInt64
+      var field: Int32
+      var name: JSONDocument.NameTable.Name?
+    }
+    private let table: [Slot]
     /// 64 minus log2 of the table's size: a hash's top bits pick its first slot.
     private let shift: UInt64
-    private let nameBytes: UnsafeMutableBufferPointer<UInt8>
-    /// `fields`, unretained (this type keeps them alive), for walks that pass them around
-    /// without reference counting.
-    let fieldRefs: UnsafeMutableBufferPointer<Unmanaged<Field>>
+    private let names: JSONDocument.NameTable
 
     init(name: String, fields: [Field]) {
       self.name = name
       self.fields = fields
+      shapes = fields.map { ($0.kind, $0.repeated) }
       var byName = [String: Int](minimumCapacity: fields.count * 2)
       for (i, f) in fields.enumerated() {
         byName[f.json] = i
@@ -70,32 +73,22 @@ public struct Schema: Sendable {
         bits += 1
       }
       shift = 64 - bits
-      table = .allocate(capacity: size)
-      table.initialize(repeating: (0, -1, 0, 0))
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(fields.reduce(0) { $0 + $1.json.utf8.count + $1.proto.utf8.count })
+      var table = [Slot](repeating: Slot(hash: 0, field: -1, name: nil), count: size)
+      var names = JSONDocument.NameTable()
+      names.reserveCapacity(fields.reduce(0) { $0 + $1.json.utf8.count + $1.proto.utf8.count })
       // Each name once, with the field `byName` gives it, in field order (so the same table on
       // every run, without sorting the names).
       for (field, f) in fields.enumerated() {
         for name in f.json == f.proto ? [f.json] : [f.json, f.proto] where byName[name] == field {
           let utf8 = Array(name.utf8)
-          let hash = utf8.withUnsafeBufferPointer(Self.hash)
+          let hash = Self.hash(utf8)
           var slot = Int(truncatingIfNeeded: hash >> shift)
           while table[slot].field >= 0 { slot = (slot + 1) & (size - 1) }
-          table[slot] = (hash, Int32(field), Int32(bytes.count), Int32(utf8.count))
-          bytes += utf8
+          table[slot] = Slot(hash: hash, field: Int32(field), name: names.add(utf8))
         }
       }
-      nameBytes = .allocate(capacity: max(bytes.count, 1))
-      _ = nameBytes.initialize(from: bytes)
-      fieldRefs = .allocate(capacity: max(fields.count, 1))
-      _ = fieldRefs.initialize(from: fields.map { Unmanaged.passUnretained($0) })
-    }
-
-    deinit {
-      table.deallocate()
-      nameBytes.deallocate()
-      fieldRefs.deallocate()
+      self.table = table
+      self.names = names
     }
 
     /// The length and four of the bytes (first, last, middle, quarter), mixed by one multiply:
@@ -103,39 +96,34 @@ public struct Schema: Sendable {
     /// collision costs a probe, never a wrong answer. Keys are hashed on every walk; this reads
     /// four bytes of them instead of all.
     @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func hash<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> UInt64 where Bytes.Index == Int {
       let n = bytes.count
       guard n > 0 else { return 0 }
-      let mixed = UInt64(truncatingIfNeeded: n) | UInt64(bytes[0]) << 16 | UInt64(bytes[n - 1]) << 24
-        | UInt64(bytes[n >> 1]) << 32 | UInt64(bytes[n >> 2]) << 40
+      let s = bytes.startIndex
+      let mixed = UInt64(truncatingIfNeeded: n) | UInt64(bytes[s]) << 16 | UInt64(bytes[s + n - 1]) << 24
+        | UInt64(bytes[s + n >> 1]) << 32 | UInt64(bytes[s + n >> 2]) << 40
       return mixed &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// The field a member's key names.
     public func field(for member: NodeID, in document: JSONDocument) -> Int? {
-      let found = document.withRawKey(member) { key -> Int? in
-        let hash = Self.hash(key)
-        var slot = Int(truncatingIfNeeded: hash >> shift)
-        while table[slot].field >= 0 {
-          let entry = table[slot]
-          if entry.hash == hash, Int(entry.count) == key.count,
-            memcmp(nameBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0
-          {
-            return Int(entry.field)
-          }
-          slot = (slot + 1) & (table.count - 1)
-        }
-        return nil
-      }
-      if let found { return found }
       // No raw key: not a member (nil), or a key with escapes, decoded.
-      return document.key(member).flatMap { byName[$0] }
+      guard let hash = document.withRawKey(member, { Self.hash($0) }) else { return document.key(member).flatMap { byName[$0] } }
+      var slot = Int(truncatingIfNeeded: hash >> shift)
+      while let name = table[slot].name {
+        if table[slot].hash == hash, document.keyEquals(member, name, in: names) { return Int(table[slot].field) }
+        slot = (slot + 1) & (table.count - 1)
+      }
+      return nil
     }
   }
 
   public var name: String
   public var root: String
   public var types: [String: MessageType]
+  /// `types`' values in the order of their names: a type's place here is its index
+  /// (`Field.refTypeIndex`), which walks record instead of a reference.
+  public var messageTypes: [MessageType]
 
   /// Reads a schema file's JSON. Read straight from the parsed document, not through
   /// `DataValue`: every start reads the built-in schema, and positions are only wanted for an
@@ -215,19 +203,23 @@ public struct Schema: Sendable {
       default: break
       }
     }
-    for typeName in types.keys.sorted() {
+    let typeNames = types.keys.sorted()
+    let typeIndex = Dictionary(uniqueKeysWithValues: typeNames.enumerated().map { ($0.element, Int32($0.offset)) })
+    for typeName in typeNames {
       let type = types[typeName]!
       for field in type.fields where field.kind == .message {
         guard let ref = field.ref, let target = types[ref] else {
           throw ConfigurationError(file: file, line: 1, column: 1, message: "\(type.name).\(field.json) refers to an unknown type")
         }
         field.refType = target
+        field.refTypeIndex = typeIndex[ref]!
       }
     }
     guard types[rootType] != nil else { throw ConfigurationError(file: file, line: 1, column: 1, message: "the root type '\(rootType)' is not defined") }
     self.name = name
     self.root = rootType
     self.types = types
+    messageTypes = typeNames.map { types[$0]! }
   }
 }
 

@@ -345,6 +345,64 @@ public struct JSONDocument: Sendable {
     return max(found, other)
   }
 
+  /// Member names compiled once for many lookups (a rule path's names): their bytes in one
+  /// array, each with its `memberHash`, so a lookup hashes nothing and the names are plain
+  /// values (no reference counting per name).
+  public struct NameTable: Sendable {
+    /// A name in a table: where its bytes are, and their hash.
+    public struct Name: Sendable, Equatable {
+      @usableFromInline let start: Int32, count: Int32
+      @usableFromInline let hash: UInt32
+      @usableFromInline init(start: Int32, count: Int32, hash: UInt32) {
+        self.start = start
+        self.count = count
+        self.hash = hash
+      }
+    }
+
+    @usableFromInline var bytes: [UInt8] = []
+
+    public init() {}
+
+    /// Adds a name (a repeated name is stored again: tables are small and built once).
+    /// Inlinable so callers get it specialized: generic over `Collection`, every byte went
+    /// through protocol witnesses, at every start (see docs/performance.md).
+    @inlinable
+    public mutating func add<Bytes: Collection<UInt8>>(_ name: Bytes) -> Name {
+      let start = Int32(bytes.count)
+      bytes += name
+      return Name(start: start, count: Int32(name.count), hash: FNV1a.hash(name))
+    }
+
+    /// The bytes of a name of this table.
+    public subscript(name: Name) -> ArraySlice<UInt8> { bytes[Int(name.start)..<Int(name.start + name.count)] }
+
+    public mutating func reserveCapacity(_ byteCount: Int) { bytes.reserveCapacity(byteCount) }
+  }
+
+  /// Whether the member key of `id` equals a name of `table` (`keyEquals(_:_:)` without an array).
+  @inlinable
+  public func keyEquals(_ id: NodeID, _ name: NameTable.Name, in table: NameTable) -> Bool {
+    let node = storage.nodeBuffer[Int(id)]
+    guard node.keyStart >= 0 else { return false }
+    guard !node.keyHasEscapes else { return keyEquals(id, Array(table[name])) }
+    guard Int(node.keyEnd - node.keyStart) - 2 == Int(name.count) else { return false }
+    return table.bytes.withUnsafeBufferPointer { bytes in
+      Self.same(storage.byteBuffer, Int(node.keyStart) + 1, UnsafeBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)]))
+    }
+  }
+
+  /// `member(_:_:or:)` for names of a `NameTable`: one probe of the member table per name.
+  @inlinable
+  public func member(_ object: NodeID, _ name: NameTable.Name, or alternate: NameTable.Name?, in table: NameTable) -> NodeID? {
+    table.bytes.withUnsafeBufferPointer { bytes in
+      let nameBytes = UnsafeBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)])
+      guard let alternate else { return member(object, nameBytes, hash: name.hash, or: nil, alternateHash: 0) }
+      let alternateBytes = UnsafeBufferPointer(rebasing: bytes[Int(alternate.start)..<Int(alternate.start + alternate.count)])
+      return member(object, nameBytes, hash: name.hash, or: alternateBytes, alternateHash: alternate.hash)
+    }
+  }
+
   /// `member(_:_:or:)` by scanning the object's members, for documents without a member table.
   @usableFromInline
   func scanMembers(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, or alternate: UnsafeBufferPointer<UInt8>?) -> NodeID? {

@@ -33,8 +33,9 @@ struct SchemaCheck: RuleFunction {
   /// `ignore` resolved to the fields it names (by identity), so the walk builds no strings.
   let ignoredFields: [ObjectIdentifier]
   let renames: [String: String]
-  /// The type of `$` (`schema.root`), looked up once.
+  /// The type of `$` (`schema.root`) and its index in `schema.messageTypes`, looked up once.
   let rootType: Schema.MessageType?
+  let rootTypeIndex: Int32
 
   init(options: FunctionOptions) throws(OptionError) {
     let name = options.string("schema")!
@@ -58,31 +59,34 @@ struct SchemaCheck: RuleFunction {
     }
     ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]
-    rootType = schema.types[schema.root]
+    let rootType = schema.types[schema.root]
+    self.rootType = rootType
+    rootTypeIndex = Int32(schema.messageTypes.firstIndex { $0 === rootType } ?? -1)
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target else { return [] }
     let document = context.document
     // `$` is the file's root; for a bare Message or APNs payload, follow the mount to its type.
-    var type = rootType
+    var type = rootType, typeIndex = rootTypeIndex
     if id == JSONDocument.root {
       for name in document.mount {
         guard let t = type, let i = t.byName[name] else { return [] }
         let field = t.fields[i]
         type = field.kind == .message ? field.refType : nil
+        typeIndex = field.refTypeIndex
       }
     }
     guard let type else { return [] }
     // The three schema rules read the same walk: the first to run on a document records it.
     guard let scratch = context.scratch else {
-      return replay(SchemaTrace(id, type, document), document)
+      return replay(SchemaTrace(id, type, typeIndex, document), document)
     }
     let key = ObjectIdentifier(type)
     for entry in scratch.schemaTraces where entry.node == id && entry.type == key {
       return replay(entry.trace, document)
     }
-    let trace = SchemaTrace(id, type, document)
+    let trace = SchemaTrace(id, type, typeIndex, document)
     scratch.schemaTraces.append((id, key, trace))
     return replay(trace, document)
   }
@@ -92,46 +96,43 @@ struct SchemaCheck: RuleFunction {
     var findings: [Finding] = []
     // Only `types` needs every leaf, `enums` the enum leaves, `unknownFields` none.
     let values = check != .unknownFields || !ignoredFields.isEmpty
-    trace.steps.withUnsafeBufferPointer { steps in
-      var i = 0
-      while i < steps.count {
-        let step = steps[i]
-        i += 1
-        switch step.tag {
-        case .notObject:
-          guard check == .types else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            findings.append(Finding(node: step.node, values: [
-              "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
-              "field": document.key(step.node) ?? "", "type": type.name,
-            ]))
-          }
-        case .unknown:
-          guard check == .unknownFields else { continue }
-          step.type._withUnsafeGuaranteedRef { unknown(step.node, $0, document, &findings) }
-        case .member:
-          guard values else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            step.field!._withUnsafeGuaranteedRef { field in
-              if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field)) {
-                i = Int(step.end)
-              } else if !field.repeated {
-                value(step.node, step.kind, field, type, document, &findings)
-              } else if step.kind != .array {
-                typeError(step.node, field, type, "a list", document, &findings)
-              }
-            }
-          }
-        case .element:
-          guard values else { continue }
-          step.type._withUnsafeGuaranteedRef { type in
-            step.field!._withUnsafeGuaranteedRef { value(step.node, step.kind, $0, type, document, &findings) }
-          }
+    let steps = trace.steps
+    var i = 0
+    while i < steps.count {
+      let step = steps[i]
+      i += 1
+      switch step.tag {
+      case .notObject:
+        guard check == .types else { continue }
+        let type = type(of: step)
+        findings.append(Finding(node: step.node, values: [
+          "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
+          "field": document.key(step.node) ?? "", "type": type.name,
+        ]))
+      case .unknown:
+        guard check == .unknownFields else { continue }
+        unknown(step.node, type(of: step), document, &findings)
+      case .member:
+        guard values else { continue }
+        if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field(of: step))) {
+          i = Int(step.end)
+        } else if !step.repeated {
+          value(step, trace, document, &findings)
+        } else if step.kind != .array {
+          typeError(step.node, field(of: step), type(of: step), "a list", document, &findings)
         }
+      case .element:
+        guard values else { continue }
+        value(step, trace, document, &findings)
       }
     }
     return findings
   }
+
+  /// The type an object of a step was read as.
+  private func type(of step: SchemaTrace.Step) -> Schema.MessageType { schema.messageTypes[Int(step.type)] }
+  /// The field of a member or element step.
+  private func field(of step: SchemaTrace.Step) -> Schema.Field { schema.messageTypes[Int(step.type)].fields[Int(step.field)] }
 
   private func unknown(_ member: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, _ findings: inout [Finding]) {
     let key = document.key(member)!
@@ -148,57 +149,62 @@ struct SchemaCheck: RuleFunction {
     ]))
   }
 
-  /// A value of `field` (a member, or an element of a list): a message's own steps follow it.
-  private func value(
-    _ id: NodeID, _ kind: JSONKind, _ field: Schema.Field, _ type: Schema.MessageType, _ document: JSONDocument,
-    _ findings: inout [Finding]
-  ) {
-    switch (check, field.kind) {
+  /// The value of a member or element step: a message's own steps follow it. The step's field
+  /// and type are fetched from the trace only for a finding or an enum's values.
+  private func value(_ step: SchemaTrace.Step, _ trace: SchemaTrace, _ document: JSONDocument, _ findings: inout [Finding]) {
+    switch (check, step.fieldKind) {
     case (_, .message): return
     case (.types, _), (.enums, .enumeration): break
     default: return
     }
-    switch field.kind {
+    let id = step.node, kind = step.kind
+    func typeError(_ expected: String, _ findings: inout [Finding]) {
+      self.typeError(id, field(of: step), type(of: step), expected, document, &findings)
+    }
+    switch step.fieldKind {
     case .message:
       break
     case .string:
-      if kind != .string { typeError(id, field, type, "a string", document, &findings) }
+      if kind != .string { typeError("a string", &findings) }
     case .bool:
-      if kind != .true && kind != .false { typeError(id, field, type, "true or false", document, &findings) }
+      if kind != .true && kind != .false { typeError("true or false", &findings) }
     case .int32, .int64:
       // proto3 JSON takes integers as numbers or strings; 1.0 is an integer, 1.5 is not.
       let text = kind == .string ? document.string(id)! : document.rawText(id)
       if kind != .number && kind != .string {
-        typeError(id, field, type, "an integer", document, &findings)
-      } else if let n = Double(text), n == n.rounded(), field.kind == .int64 || abs(n) <= 2_147_483_647 {
+        typeError("an integer", &findings)
+      } else if let n = Double(text), n == n.rounded(), step.fieldKind == .int64 || abs(n) <= 2_147_483_647 {
         break
       } else {
-        typeError(id, field, type, field.kind == .int32 ? "a 32-bit integer" : "an integer", document, &findings)
+        typeError(step.fieldKind == .int32 ? "a 32-bit integer" : "an integer", &findings)
       }
     case .float:
       if kind == .number { break }
       if kind == .string, let s = document.string(id), Double(s) != nil || ["NaN", "Infinity", "-Infinity"].contains(s) { break }
-      typeError(id, field, type, "a number", document, &findings)
+      typeError("a number", &findings)
     case .duration:
       if kind == .string, DurationCheck.seconds(document.string(id)!) != nil { break }
       let suggestion = kind == .number ? " (write \"\(document.rawText(id))s\")" : ""
-      typeError(id, field, type, "a Duration string like \"3.5s\"\(suggestion)", document, &findings)
+      typeError("a Duration string like \"3.5s\"\(suggestion)", &findings)
     case .timestamp:
       if kind == .string, Self.isTimestamp(document.string(id)!) { break }
-      typeError(id, field, type, "an RFC 3339 timestamp like \"2026-11-21T10:00:00Z\"", document, &findings)
+      typeError("an RFC 3339 timestamp like \"2026-11-21T10:00:00Z\"", &findings)
     case .enumeration:
+      let field = field(of: step)
       if kind == .number {
         if check == .enums, !(document.number(id).map { $0 == $0.rounded() } ?? false) {
-          findings.append(Finding(node: id, values: ["detail": "\(document.rawText(id)) is not an enum value", "field": field.json, "type": type.name]))
+          findings.append(Finding(node: id, values: [
+            "detail": "\(document.rawText(id)) is not an enum value", "field": field.json, "type": type(of: step).name,
+          ]))
         }
         break
       }
       guard kind == .string, let s = document.string(id) else {
-        typeError(id, field, type, "one of \(field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }.joined(separator: ", "))", document, &findings)
+        typeError("one of \(field.values.filter { !$0.hasSuffix("_UNSPECIFIED") }.joined(separator: ", "))", &findings)
         break
       }
       guard check == .enums else { break }
-      let typeName = type.name
+      let typeName = type(of: step).name
       if field.values.contains(s) { break }
       let allowsLowercase = lowercase.contains("\(typeName).\(field.json)") || lowercase.contains("\(typeName).\(field.proto)")
       if allowsLowercase && field.values.contains(s.uppercased()) && s == s.lowercased() { break }
@@ -211,9 +217,9 @@ struct SchemaCheck: RuleFunction {
       }
       findings.append(Finding(node: id, values: ["detail": detail, "field": field.json, "type": typeName]))
     case .map:
-      if kind != .object { typeError(id, field, type, "an object of string values", document, &findings) }
+      if kind != .object { typeError("an object of string values", &findings) }
     case .struct:
-      if kind != .object { typeError(id, field, type, "an object", document, &findings) }
+      if kind != .object { typeError("an object", &findings) }
     case .any:
       break
     }
@@ -253,8 +259,6 @@ struct SchemaCheck: RuleFunction {
 /// and start: for each object the type it is read as, and for each member the field its key
 /// names (one hash of the key for all three checks). Replaying the steps in order visits what the
 /// recursive walk visits, in its order, so findings come out the same.
-///
-/// Types and fields are held unretained: the schema that owns them outlives every document.
 struct SchemaTrace {
   enum Tag: UInt8 {
     /// A value read as a message that is not an object.
@@ -267,14 +271,19 @@ struct SchemaTrace {
     case element
   }
 
+  /// Plain values, so recording and replaying steps retains nothing: the type is its index in
+  /// the schema's `messageTypes`, the field its index in that type's `fields`, and what every
+  /// step reads of the field (its kind, whether it is a list) is copied in.
   struct Step {
     var node: NodeID
     /// For a member, the index of the first step after its elements and nested steps.
     var end: Int32
     var tag: Tag
     var kind: JSONKind
-    var type: Unmanaged<Schema.MessageType>
-    var field: Unmanaged<Schema.Field>?
+    var fieldKind: Schema.Field.Kind = .any
+    var repeated = false
+    var type: Int32
+    var field: Int32 = -1
   }
 
   /// Deepest nesting of messages read (the walk stops there, silently).
@@ -282,18 +291,18 @@ struct SchemaTrace {
 
   private(set) var steps: [Step] = []
 
-  init(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument) {
+  /// The walk from `id`, read as `type` (at `typeIndex` in its schema's `messageTypes`).
+  init(_ id: NodeID, _ type: Schema.MessageType, _ typeIndex: Int32, _ document: JSONDocument) {
     // Steps are at most the nodes read; most messages need a few dozen.
     steps.reserveCapacity(min(document.nodeCount, 128))
-    record(id, type, document, depth: 0)
+    record(id, type, typeIndex, document, depth: 0)
   }
 
-  private mutating func record(_ id: NodeID, _ type: Schema.MessageType, _ document: JSONDocument, depth: Int) {
+  private mutating func record(_ id: NodeID, _ type: Schema.MessageType, _ typeIndex: Int32, _ document: JSONDocument, depth: Int) {
     guard depth < Self.maxDepth else { return }
     let node = document[id]
-    let typeRef = Unmanaged.passUnretained(type)
     guard node.kind == .object else {
-      steps.append(Step(node: id, end: 0, tag: .notObject, kind: node.kind, type: typeRef, field: nil))
+      steps.append(Step(node: id, end: 0, tag: .notObject, kind: node.kind, type: typeIndex))
       return
     }
     var member = node.firstChild
@@ -301,28 +310,38 @@ struct SchemaTrace {
       let memberNode = document[member]
       defer { member = memberNode.nextSibling }
       guard let index = type.field(for: member, in: document) else {
-        steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeRef, field: nil))
+        steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeIndex))
         continue
       }
       if memberNode.kind == .null { continue }  // null leaves any field unset
-      let fieldRef = type.fieldRefs[index]
+      let shape = type.shapes[index]
       let at = steps.count
-      steps.append(Step(node: member, end: 0, tag: .member, kind: memberNode.kind, type: typeRef, field: fieldRef))
-      fieldRef._withUnsafeGuaranteedRef { field in
-        if field.repeated {
-          guard memberNode.kind == .array else { return }
+      var step = Step(
+        node: member, end: 0, tag: .member, kind: memberNode.kind, fieldKind: shape.kind, repeated: shape.repeated,
+        type: typeIndex, field: Int32(index))
+      steps.append(step)
+      if shape.repeated {
+        if memberNode.kind == .array {
+          step.tag = .element
           var element = memberNode.firstChild
           while element >= 0 {
             let elementNode = document[element]
-            steps.append(Step(node: element, end: 0, tag: .element, kind: elementNode.kind, type: typeRef, field: fieldRef))
-            if field.kind == .message { record(element, field.refType!, document, depth: depth + 1) }
+            step.node = element
+            step.kind = elementNode.kind
+            steps.append(step)
+            if shape.kind == .message { record(element, type.fields[index], document, depth: depth + 1) }
             element = elementNode.nextSibling
           }
-        } else if field.kind == .message {
-          record(member, field.refType!, document, depth: depth + 1)
         }
+      } else if shape.kind == .message {
+        record(member, type.fields[index], document, depth: depth + 1)
       }
       steps[at].end = Int32(steps.count)
     }
+  }
+
+  /// The steps of a message field's value, read as the field's type.
+  private mutating func record(_ id: NodeID, _ field: Schema.Field, _ document: JSONDocument, depth: Int) {
+    record(id, field.refType!, field.refTypeIndex, document, depth: depth)
   }
 }
