@@ -316,18 +316,14 @@ extension LintSettings {
   }
 
   /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as
-  /// it is ready, one call at a time, and all calls are over when this returns.
+  /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
+  /// are over when this returns.
   func lintAll(_ inputs: [Input], _ linter: Linter, _ limits: Limits, take: @escaping @Sendable (Int, Result) -> Void) {
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     if jobs <= 1 {
       for i in inputs.indices { take(i, lintOne(inputs[i], linter, limits)) }
     } else {
-      let taker = DispatchQueue(label: "fcmlint.results")
-      defer { taker.sync {} }
-      let work: @Sendable (Int) -> Void = { i in
-        let result = lintOne(inputs[i], linter, limits)
-        taker.async { take(i, result) }
-      }
+      let work: @Sendable (Int) -> Void = { i in take(i, lintOne(inputs[i], linter, limits)) }
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
       let chunk = max(1, inputs.count / (jobs * 8))
       let tasks = (inputs.count + chunk - 1) / chunk

@@ -4,6 +4,7 @@ import FCMLintFormatters
 import FCMLintJSON
 import FCMLintWorkspace
 import Foundation
+import Synchronization
 import XCTest
 
 /// How the CLI writes its reports: file by file in output order, to sinks that remember a
@@ -19,7 +20,7 @@ final class ReportOutputTests: XCTestCase {
   /// Results come in any order; each file is written as soon as every file before it is, a name
   /// given twice once with both results' diagnostics in order, and an unread file not at all.
   func testReportWriterWritesEachFileOnceTheFilesBeforeItAreDone() {
-    let sink = StringSink()
+    let sink = SharedSink()
     let writer = ReportWriter(
       [ReportOutput(formatter: TextFormatter(), sink: sink, file: nil)], header: ReportHeader(),
       names: ["a.json", "a.json", "b.json", "c.json", "d.json"], quiet: false)
@@ -63,4 +64,11 @@ final class ReportOutputTests: XCTestCase {
     XCTAssertNil(sink.failure)
     XCTAssertEqual(sink.text, "text")
   }
+}
+
+/// Gathers a report's text where the test can read it while a `ReportWriter` writes it.
+final class SharedSink: ReportSink, Sendable {
+  private let gathered = Mutex("")
+  func write(_ text: String) { gathered.withLock { $0 += text } }
+  var text: String { gathered.withLock { $0 } }
 }
