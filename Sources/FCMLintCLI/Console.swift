@@ -38,7 +38,7 @@ enum Console {
       if n < 0 {
         let error = errno
         if error == EINTR { continue }
-        if fd == 1 { standardOutputError.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+        if fd == 1 { _ = standardOutputError.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
         return error
       }
       offset += n
