@@ -17,28 +17,33 @@ enum Console {
   /// or fixed document that did not reach its reader (a full disk) must not end in exit 0.
   static let standardOutputError = Atomic<Int32>(0)
 
-  static func write(_ text: String, to fd: Int32) {
+  /// Writes all of `text`; the errno of a write that failed (a closed pipe, a full disk), if one did.
+  @discardableResult
+  static func write(_ text: String, to fd: Int32) -> Int32? {
     var text = text
-    text.withUTF8 { write($0, to: fd) }
+    return text.withUTF8 { write($0, to: fd) }
   }
 
   /// Bytes as they are (a fixed document keeps whatever bytes it had, valid UTF-8 or not).
-  static func write(bytes: [UInt8], to fd: Int32) {
+  @discardableResult
+  static func write(bytes: [UInt8], to fd: Int32) -> Int32? {
     bytes.withUnsafeBufferPointer { write($0, to: fd) }
   }
 
-  private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
-    guard let base = buffer.baseAddress else { return }
+  private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int32? {
+    guard let base = buffer.baseAddress else { return nil }
     var offset = 0
     while offset < buffer.count {
       let n = systemWrite(fd, base + offset, buffer.count - offset)
       if n < 0 {
-        if errno == EINTR { continue }
-        if fd == 1 { standardOutputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
-        return
+        let error = errno
+        if error == EINTR { continue }
+        if fd == 1 { _ = standardOutputError.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+        return error
       }
       offset += n
     }
+    return nil
   }
 
   /// Why standard output could not be written, if it could not.
@@ -62,6 +67,10 @@ enum Console {
 /// A report written to standard output or standard error as it goes.
 final class ConsoleSink: ReportSink {
   let fd: Int32
+  private(set) var failure: String? = nil
   init(fd: Int32) { self.fd = fd }
-  func write(_ text: String) { Console.write(text, to: fd) }
+
+  func write(_ text: String) {
+    if let error = Console.write(text, to: fd), failure == nil { failure = String(cString: strerror(error)) }
+  }
 }

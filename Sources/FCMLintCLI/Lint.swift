@@ -164,40 +164,37 @@ extension LintSettings {
       }
     }
 
-    let results = lintAll(inputs, linter, limits)
-    // Each file's diagnostics, in the output's order (by file name, as diagnostics sort).
-    var perFile: [(name: String, diagnostics: [Diagnostic])] = []
-    var fixed = 0
-    var fixedDocument: [UInt8]? = nil
-    for (index, input) in inputs.enumerated() {
-      let result = results[index]
-      if let error = result.error { ioErrors.append(error) }
-      guard result.read else { continue }
-      fixed += result.fixed
-      if let diff = result.diff { Console.out(diff) }
-      let name: String
-      switch input {
-      case .file(let path): name = path
-      case .standardInput(let stdinName):
-        name = stdinName
-        if fix { fixedDocument = result.fixedBytes }
-      }
-      perFile.append((name, quiet ? result.diagnostics.filter { $0.severity == .error } : result.diagnostics))
+    // Linted in output order (file names as diagnostics sort), so a report written to the console
+    // can take each file's diagnostics as soon as the files before it are done. Diffs and a fixed
+    // document go to standard output before the report, so then the report waits for the end.
+    let order = inputs.indices.sorted { a, b in
+      inputs[a].name == inputs[b].name ? a < b : inputs[a].name.utf8.lexicographicallyPrecedes(inputs[b].name.utf8)
     }
-    perFile = Self.inOutputOrder(perFile)
-
-    var summary = Summary(files: perFile.count, diagnostics: perFile.flatMap(\.diagnostics))
-    summary.fixed = fixed
-    // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
-    if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
-    var outputs = reportOutputs(toStandardError: fixedDocument != nil)
+    let linted = order.map { inputs[$0] }
     let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
-    for i in outputs.indices { outputs[i].formatter.begin(header, to: outputs[i].sink) }
-    for file in perFile {
-      for i in outputs.indices { outputs[i].formatter.write(file.diagnostics, files: [file.name], to: outputs[i].sink) }
+    let report: ReportWriter
+    if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
+      report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), quiet: quiet)
+      lintAll(linted, linter, limits) { place, result in report.add(result, at: place) }
+    } else {
+      // The results stay in their slots (read them by index): an array copy of 20,000 results
+      // was a third of the memory a run over 20,000 files needed.
+      let results = Slots<Result>(count: linted.count, initial: Result())
+      lintAll(linted, linter, limits) { place, result in results[place] = result }
+      var fixedDocument: [UInt8]? = nil
+      for place in order.indices.sorted(by: { order[$0] < order[$1] }) where results[place].read {
+        if let diff = results[place].diff { Console.out(diff) }
+        if fix, case .standardInput = linted[place] { fixedDocument = results[place].fixedBytes }
+      }
+      // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
+      if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
+      report = ReportWriter(
+        reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), quiet: quiet)
+      for place in linted.indices { report.add(results[place], at: place) }
     }
-    for i in outputs.indices { outputs[i].formatter.finish(summary, to: outputs[i].sink) }
-    ioErrors += outputs.compactMap { $0.save() }
+    let summary = report.summary
+    ioErrors += report.errors.sorted { order[$0.place] < order[$1.place] }.map(\.error)
+    ioErrors += report.finish()
     for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
 
     if !ioErrors.isEmpty { throw StatusError(status: .failure) }
@@ -206,23 +203,6 @@ extension LintSettings {
       Console.err("fcmlint: \(summary.warnings) warnings, more than --max-warnings \(maxWarnings)\n")
       throw StatusError(status: .problems)
     }
-  }
-
-  /// Files sorted by name as diagnostics sort (stably: the same name keeps one place, its
-  /// diagnostics merged in order), so writing them file by file gives the sorted output.
-  static func inOutputOrder(_ files: [(name: String, diagnostics: [Diagnostic])]) -> [(name: String, diagnostics: [Diagnostic])] {
-    let sorted = files.enumerated().sorted { a, b in
-      a.element.name == b.element.name ? a.offset < b.offset : a.element.name.utf8.lexicographicallyPrecedes(b.element.name.utf8)
-    }.map(\.element)
-    var merged: [(name: String, diagnostics: [Diagnostic])] = []
-    for file in sorted {
-      if let last = merged.last, last.name == file.name {
-        merged[merged.count - 1].diagnostics = (last.diagnostics + file.diagnostics).sorted(by: Diagnostic.ordered)
-      } else {
-        merged.append(file)
-      }
-    }
-    return merged
   }
 
   /// One formatter and sink per report: standard output (or standard error, when it carries the
@@ -275,21 +255,6 @@ extension LintSettings {
   }
 
 
-  /// A report being written: its formatter, and where its text goes.
-  struct ReportOutput {
-    var formatter: any Formatter
-    let sink: any ReportSink
-    /// The report file, written whole by `save()`; nil for standard output or error.
-    let file: String?
-
-    /// Writes a report file; the error, if it cannot be written.
-    func save() -> FileSystem.IOError? {
-      guard let file, let gathered = sink as? StringSink else { return nil }
-      guard case .failure(let error) = FileSystem.write(gathered.text, to: file) else { return nil }
-      return FileSystem.IOError(path: file, message: "cannot write the report: \(error.message)")
-    }
-  }
-
   /// Each report: its format and where it goes ("-" is standard output). Formats pair with
   /// outputs in order; formats without an output go to standard output.
   var reports: [(format: OutputFormat, destination: String)] {
@@ -302,6 +267,14 @@ extension LintSettings {
   enum Input {
     case file(String)
     case standardInput(name: String)
+
+    /// The name its diagnostics carry.
+    var name: String {
+      switch self {
+      case .file(let path): return path
+      case .standardInput(let name): return name
+      }
+    }
   }
 
   struct Result: Sendable {
@@ -342,15 +315,15 @@ extension LintSettings {
     static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
   }
 
-  /// The results stay in their slots (read them by index): an array copy of 20,000 results was
-  /// a third of the memory a run over 20,000 files needed.
-  func lintAll(_ inputs: [Input], _ linter: Linter, _ limits: Limits) -> Slots<Result> {
-    let slots = Slots<Result>(count: inputs.count, initial: Result())
-    let work: @Sendable (Int) -> Void = { i in slots[i] = lintOne(inputs[i], linter, limits) }
+  /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as
+  /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
+  /// are over when this returns.
+  func lintAll(_ inputs: [Input], _ linter: Linter, _ limits: Limits, take: @escaping @Sendable (Int, Result) -> Void) {
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     if jobs <= 1 {
-      for i in inputs.indices { work(i) }
+      for i in inputs.indices { take(i, lintOne(inputs[i], linter, limits)) }
     } else {
+      let work: @Sendable (Int) -> Void = { i in take(i, lintOne(inputs[i], linter, limits)) }
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
       let chunk = max(1, inputs.count / (jobs * 8))
       let tasks = (inputs.count + chunk - 1) / chunk
@@ -358,7 +331,6 @@ extension LintSettings {
         for i in (t * chunk)..<min(inputs.count, (t + 1) * chunk) { work(i) }
       }
     }
-    return slots
   }
 
   func lintOne(_ input: Input, _ linter: Linter, _ limits: Limits) -> Result {

@@ -41,8 +41,17 @@ public struct RuleDescriptor: Sendable {
 
 /// Where a report's text goes, in order. The CLI writes to standard output or gathers a report
 /// file's text; `StringSink` gathers it in memory.
+///
+/// A write that fails (a full disk, a closed pipe) does not stop the formatter: the sink keeps
+/// the first failure in `failure`, and whoever owns the sink checks it once the report is done.
 public protocol ReportSink: AnyObject {
   func write(_ text: String)
+  /// Why the first failed write failed; nil while every write went through.
+  var failure: String? { get }
+}
+
+extension ReportSink {
+  public var failure: String? { nil }
 }
 
 /// Gathers a report's text.

@@ -557,6 +557,30 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(many.stdoutData, serialText.stdoutData)
   }
 
+  /// Files given out of order, one twice and one missing, with two reports: standard output gets
+  /// the files in output order (the name given twice once), the report file the same, whatever
+  /// the number of jobs; the missing file is an error after the report.
+  func testReportsWrittenFileByFileInOutputOrder() throws {
+    let dir = try temporaryDirectory()
+    try write("{\n", to: dir.appendingPathComponent("a.json"))
+    try write("{\n", to: dir.appendingPathComponent("b.json"))
+    try write(#"{"message": {"topic": "news"}}"#, to: dir.appendingPathComponent("c.json"))
+    let files = ["c.json", "b.json", "missing.json", "a.json", "b.json"]
+    var outputs: [Data] = []
+    for jobs in ["1", "4"] {
+      let run = try fcmlint(["--jobs", jobs, "--format", "text", "--format", "json", "--output", "-", "--output", "r.json"] + files, in: dir)
+      XCTAssertEqual(run.status, 2, run.stderr)
+      XCTAssertEqual(run.stderr, "fcmlint: error: missing.json: no such file or directory\n")
+      let lines = run.stdout.split(separator: "\n")
+      XCTAssertEqual(lines.map { $0.split(separator: ":").first ?? "" }, ["a.json", "b.json", "b.json", "3 problems (3 errors, 0 warnings, 0 infos) in 3 files"])
+      let report = try JSONDecoder().decode(Output.self, from: Data(contentsOf: dir.appendingPathComponent("r.json")))
+      XCTAssertEqual(report.diagnostics.map(\.file), ["a.json", "b.json", "b.json"])
+      XCTAssertEqual(report.summary, Output.Counts(files: 3, errors: 3, warnings: 0, infos: 0))
+      outputs.append(run.stdoutData)
+    }
+    XCTAssertEqual(outputs[0], outputs[1])
+  }
+
   // MARK: - Config
 
   /// A folder with `.fcmlint.yml` holding `config`, and a child folder to run in.

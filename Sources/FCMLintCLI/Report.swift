@@ -1,0 +1,108 @@
+import FCMLintEngine
+import FCMLintFormatters
+import FCMLintWorkspace
+import Synchronization
+
+/// A report being written: its formatter, and where its text goes.
+struct ReportOutput {
+  var formatter: any Formatter
+  let sink: any ReportSink
+  /// The report file, written whole by `save()`; nil for standard output or error.
+  let file: String?
+
+  /// Writes a report file; the error, if it cannot be written.
+  func save() -> FileSystem.IOError? {
+    guard let file, let gathered = sink as? StringSink else { return nil }
+    guard case .failure(let error) = FileSystem.write(gathered.text, to: file) else { return nil }
+    return FileSystem.IOError(path: file, message: "cannot write the report: \(error.message)")
+  }
+}
+
+/// Writes the reports of a run over files, file by file in output order. Results come in any
+/// order and from any thread, each with its place in the output, and a file's diagnostics are
+/// written once every file before it has been. A name given twice is one file of the report (its
+/// places are next to each other), with the diagnostics of both merged.
+final class ReportWriter: Sendable {
+  private let state: Mutex<State>
+
+  init(_ outputs: sending [ReportOutput], header: ReportHeader, names: [String], quiet: Bool) {
+    var state = State(outputs: outputs, names: names, quiet: quiet)
+    for i in state.outputs.indices { state.outputs[i].formatter.begin(header, to: state.outputs[i].sink) }
+    self.state = Mutex(state)
+  }
+
+  /// The result at `place`, and whatever waited for it.
+  func add(_ result: LintSettings.Result, at place: Int) {
+    state.withLock { $0.add(result, at: place) }
+  }
+
+  /// The counts of the files written so far.
+  var summary: Summary { state.withLock { $0.summary } }
+
+  /// The errors met reading or fixing files, with their places.
+  var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
+
+  /// Ends every report with the summary and writes the report files; the errors of those that
+  /// could not be written.
+  func finish() -> [FileSystem.IOError] {
+    state.withLock { state in
+      for i in state.outputs.indices { state.outputs[i].formatter.finish(state.summary, to: state.outputs[i].sink) }
+      return state.outputs.compactMap { $0.save() }
+    }
+  }
+
+  private struct State {
+    var outputs: [ReportOutput]
+    /// The name of each place in the output.
+    let names: [String]
+    let quiet: Bool
+    /// Results that came before those of earlier places.
+    var waiting: [Int: LintSettings.Result] = [:]
+    var next = 0
+    /// The diagnostics of the file at the place being written, if it was read.
+    var current: [Diagnostic]? = nil
+    var merged = false
+    var summary = Summary()
+    var errors: [(place: Int, error: FileSystem.IOError)] = []
+
+    init(outputs: [ReportOutput], names: [String], quiet: Bool) {
+      self.outputs = outputs
+      self.names = names
+      self.quiet = quiet
+    }
+
+    mutating func add(_ result: LintSettings.Result, at place: Int) {
+      waiting[place] = result
+      while let result = waiting.removeValue(forKey: next) {
+        take(result)
+        next += 1
+      }
+    }
+
+    private mutating func take(_ result: LintSettings.Result) {
+      let place = next
+      if let error = result.error { errors.append((place, error)) }
+      if result.read {
+        summary.fixed += result.fixed
+        let diagnostics = quiet ? result.diagnostics.filter { $0.severity == .error } : result.diagnostics
+        if let current {
+          self.current = current + diagnostics
+          merged = true
+        } else {
+          current = diagnostics
+        }
+      }
+      guard place + 1 == names.count || names[place + 1] != names[place] else { return }
+      guard var diagnostics = current else { return }
+      if merged { diagnostics.sort(by: Diagnostic.ordered) }
+      current = nil
+      merged = false
+      let counts = Summary(diagnostics: diagnostics)
+      summary.files += 1
+      summary.errors += counts.errors
+      summary.warnings += counts.warnings
+      summary.infos += counts.infos
+      for i in outputs.indices { outputs[i].formatter.write(diagnostics, files: [names[place]], to: outputs[i].sink) }
+    }
+  }
+}
