@@ -1,7 +1,6 @@
 import FCMLintEngine
 import FCMLintFormatters
 import FCMLintWorkspace
-import Synchronization
 
 /// A report being written: its formatter, and where its text goes.
 struct ReportOutput {
@@ -23,12 +22,12 @@ struct ReportOutput {
 /// written once every file before it has been. A name given twice is one file of the report (its
 /// places are next to each other), with the diagnostics of both merged.
 final class ReportWriter: Sendable {
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(_ outputs: sending [ReportOutput], header: ReportHeader, names: [String], quiet: Bool) {
     var state = State(outputs: outputs, names: names, quiet: quiet)
     for i in state.outputs.indices { state.outputs[i].formatter.begin(header, to: state.outputs[i].sink) }
-    self.state = Mutex(state)
+    self.state = Locked(state)
   }
 
   /// The result at `place`, and whatever waited for it.
