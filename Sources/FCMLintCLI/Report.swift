@@ -41,6 +41,9 @@ final class ReportWriter: Sendable {
   /// The errors met reading or fixing files, with their places.
   var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
 
+  /// The files skipped as not FCM documents, in output order, with the reason.
+  var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
+
   /// Ends every report with the summary and writes the report files; the errors of those that
   /// could not be written.
   func finish() -> [FileSystem.IOError] {
@@ -63,6 +66,7 @@ final class ReportWriter: Sendable {
     var merged = false
     var summary = Summary()
     var errors: [(place: Int, error: FileSystem.IOError)] = []
+    var skipped: [(name: String, reason: String)] = []
 
     init(outputs: [ReportOutput], names: [String], quiet: Bool) {
       self.outputs = outputs
@@ -81,6 +85,10 @@ final class ReportWriter: Sendable {
     private mutating func take(_ result: LintSettings.Result) {
       let place = next
       if let error = result.error { errors.append((place, error)) }
+      if let reason = result.skipped, current == nil, place == 0 || names[place - 1] != names[place] {
+        summary.skipped += 1
+        skipped.append((names[place], reason))
+      }
       if result.read {
         summary.fixed += result.fixed
         let diagnostics = quiet ? result.diagnostics.filter { $0.severity == .error } : result.diagnostics

@@ -103,7 +103,7 @@ public struct DataValue: Sendable {
     return s
   }
 
-  func bool(what: @autoclosure () -> String) throws(ConfigurationError) -> Bool {
+  package func bool(what: @autoclosure () -> String) throws(ConfigurationError) -> Bool {
     guard case .scalar(let s, .bool, _) = node else { throw fail("\(what()) must be true or false") }
     return ["true", "yes", "on", "y"].contains(s.lowercased())
   }

@@ -71,6 +71,8 @@ public struct Summary: Sendable, Equatable {
   public var infos = 0
   /// Problems `--fix` corrected (they are no longer among the diagnostics).
   public var fixed = 0
+  /// Files read but not linted: they are not FCM documents (`DocumentClassifier`).
+  public var skipped = 0
 
   public init(files: Int = 0, diagnostics: [Diagnostic] = []) {
     self.files = files

@@ -1,33 +1,5 @@
 import FCMLintJSON
 
-/// What a file holds. Rules are written against a send request; the other kinds are read as the
-/// part of a send request they are (see `JSONDocument.mount`).
-public enum InputKind: String, Sendable, CaseIterable {
-  /// `{"message": {...}}`, optionally with `validate_only`.
-  case request
-  /// A bare Message: `{"token": ..., "notification": ...}`.
-  case message
-  /// A bare APNs payload: `{"aps": {...}, ...}`, as Apple-side payload files are written.
-  case apns
-
-  var mount: [String] {
-    switch self {
-    case .request: return []
-    case .message: return ["message"]
-    case .apns: return ["message", "apns", "payload"]
-    }
-  }
-
-  /// A top-level `message` member means a request, an `aps` member an APNs payload; anything else
-  /// is read as a bare Message.
-  static func detect(_ document: JSONDocument) -> InputKind {
-    if document.member(JSONDocument.root, "message") != nil { return .request }
-    if document.member(JSONDocument.root, "aps") != nil { return .apns }
-    if document.kind(JSONDocument.root) != .object { return .request }
-    return .message
-  }
-}
-
 /// Checks documents against a rule set: parse once, apply every active rule, produce diagnostics.
 /// Immutable and `Sendable`, so one instance serves every thread of a parallel run.
 public struct Linter: Sendable {
@@ -35,7 +7,8 @@ public struct Linter: Sendable {
     public var maxDepth: Int = JSONParser.Options.defaultMaxDepth
     /// The longest string or number literal, in bytes as written (`--max-string-length`).
     public var maxStringLength: Int = JSONParser.Options.defaultMaxStringLength
-    /// What the files hold; nil detects it per file.
+    /// What the files hold; nil decides it per file (`DocumentClassifier`), and a file that is
+    /// not an FCM document is skipped.
     public var input: InputKind? = nil
     public init() {}
   }
@@ -80,19 +53,45 @@ public struct Linter: Sendable {
   private let givenTrie: GivenTrie
   private let slotRules: [Int32]
 
-  /// Lints one document; `file` names it in the diagnostics.
+  /// What linting one document found.
+  public struct Outcome: Sendable {
+    public var diagnostics: [Diagnostic]
+    /// Why the document was not linted: it is not an FCM document (only when no input kind is given).
+    public var skipped: String?
+  }
+
+  /// Lints one document; `file` names it in the diagnostics. A document that is not an FCM
+  /// document (and no input kind forced) has none.
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
+    check(bytes: bytes, file: file).diagnostics
+  }
+
+  /// Lints one document, or says why it is not one to lint.
+  public func check(bytes: [UInt8], file: String) -> Outcome {
     switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth, maxStringLength: options.maxStringLength)) {
     case .failure(let error):
+      if options.input == nil, case .other(let reason) = DocumentClassifier.classify(unparsed: bytes) {
+        return Outcome(diagnostics: [], skipped: reason)
+      }
       let locator = SourceLocator(bytes: bytes)
       let end = min(bytes.count, error.offset + characterLength(bytes, at: error.offset))
-      return syntaxDiagnostic(
+      let diagnostics = syntaxDiagnostic(
         file: file, message: error.message, start: locator.position(of: error.offset), end: locator.position(of: end),
         startOffset: error.offset, endOffset: end
       ).map { [$0] } ?? []
+      return Outcome(diagnostics: diagnostics, skipped: nil)
     case .success(var document):
-      document.mount = (options.input ?? InputKind.detect(document)).mount
-      return lint(document: document, file: file)
+      let kind: InputKind
+      if let input = options.input {
+        kind = input
+      } else {
+        switch DocumentClassifier.classify(document) {
+        case .fcm(let detected): kind = detected
+        case .other(let reason): return Outcome(diagnostics: [], skipped: reason)
+        }
+      }
+      document.mount = kind.mount
+      return Outcome(diagnostics: lint(document: document, file: file), skipped: nil)
     }
   }
 

@@ -32,6 +32,9 @@ public struct TextFormatter: Formatter {
   public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
     var line = Self.summaryLine(summary, unit: unit)
     if summary.fixed > 0 { line += "; \(summary.fixed) fixed" }
+    if summary.skipped > 0 {
+      line += "; \(summary.skipped) \(summary.skipped == 1 ? "file" : "files") skipped, not FCM documents (--verbose lists them)"
+    }
     if fixable > 0 && mentionsFixes { line += "; \(fixable) fixable with --fix" }
     sink.write(line + "\n")
   }
@@ -64,7 +67,7 @@ public struct TextFormatter: Formatter {
 
   /// A file name as one line of text: control characters (a newline in a name would forge a
   /// diagnostic line of its own) written as `\n`, `\r`, `\t` or `\u{1b}`.
-  static func printable(_ s: String) -> String {
+  public static func printable(_ s: String) -> String {
     guard s.unicodeScalars.contains(where: isControl) else { return s }
     var out = ""
     for scalar in s.unicodeScalars {

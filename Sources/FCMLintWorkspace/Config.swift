@@ -22,6 +22,8 @@ public struct Config: Sendable {
   /// Absolute paths (or relative to the working directory) of extra rule folders.
   public var ruleDirectories: [String] = []
   public var ignore: [Glob] = []
+  /// Whether folder walks read `.gitignore` files (`respect-gitignore:`, default true).
+  public var respectGitignore = true
   /// The directory ignore globs are relative to.
   public var baseDirectory: String = "."
   /// The defaults, changed by `limits:`; command-line options change them further.
@@ -35,7 +37,7 @@ public struct Config: Sendable {
     config.baseDirectory = Path.directory(of: file)
     let root = try DataValue.parse(yaml: text, file: file)
     if root.isNull { return config }  // an empty file
-    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "limits"], what: "the config") {
+    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "limits"], what: "the config") {
       switch key {
       case "rules":
         if value.isNull { break }
@@ -71,6 +73,8 @@ public struct Config: Sendable {
       case "limits":
         if value.isNull { break }
         config.limits = try loadLimits(value)
+      case "respect-gitignore":
+        config.respectGitignore = try value.bool(what: key)
       default:
         for item in value.oneOrMany(what: key) {
           let pattern = try item.nonEmptyString(what: "an ignore pattern")
@@ -130,11 +134,15 @@ public struct Config: Sendable {
     }
   }
 
-  /// Whether a file (as named on the command line or found in a walk) is ignored.
+  /// The `ignore:` patterns, relative to the config's folder; nil when there are none.
+  public var ignoreList: IgnoreList? {
+    ignore.isEmpty ? nil : IgnoreList(base: Path.absolute(baseDirectory), globs: ignore)
+  }
+
+  /// Whether a file named on the command line is ignored (`ignore:`; `.gitignore` files apply
+  /// to folder walks only, as a file named is one the user means).
   public func isIgnored(_ path: String) -> Bool {
-    guard !ignore.isEmpty else { return false }
-    let relative = Path.relative(Path.absolute(path), to: Path.absolute(baseDirectory))
-    return ignore.contains { $0.matches(relative) }
+    ignoreList?.excludes(Path.absolute(path), isDirectory: false) ?? false
   }
 }
 

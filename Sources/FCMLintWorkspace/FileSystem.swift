@@ -104,13 +104,18 @@ public enum FileSystem {
     }
   }
 
-  /// Files below `directory` whose names satisfy `include`, in sorted order, recursively.
-  /// Symbolic links to directories are followed once: a link loop is reported, not walked forever.
-  public static func files(under directory: String, include: (String) -> Bool) -> (files: [String], errors: [IOError]) {
+  /// Files below `directory` whose names satisfy `include`, in sorted order, recursively, in the
+  /// folders `enter` accepts (given each folder's path and name; by default every folder whose
+  /// name does not start with a dot). Symbolic links to directories are followed once: a link
+  /// loop is reported, not walked forever.
+  public static func files(
+    under directory: String, enter: (_ path: String, _ name: String) -> Bool = { _, name in !name.hasPrefix(".") },
+    include: (String) -> Bool
+  ) -> (files: [String], errors: [IOError]) {
     var files: [String] = []
     var errors: [IOError] = []
     var visited = Set<DirectoryID>()
-    walk(directory, include, &files, &errors, &visited)
+    walk(directory, enter, include, &files, &errors, &visited)
     return (files, errors)
   }
 
@@ -119,7 +124,10 @@ public enum FileSystem {
     var inode: UInt64
   }
 
-  private static func walk(_ directory: String, _ include: (String) -> Bool, _ files: inout [String], _ errors: inout [IOError], _ visited: inout Set<DirectoryID>) {
+  private static func walk(
+    _ directory: String, _ enter: (String, String) -> Bool, _ include: (String) -> Bool, _ files: inout [String], _ errors: inout [IOError],
+    _ visited: inout Set<DirectoryID>
+  ) {
     var info = stat()
     guard stat(directory, &info) == 0 else {
       errors.append(IOError(path: directory, message: errorText(errno)))
@@ -168,8 +176,8 @@ public enum FileSystem {
       }
       switch entryInfo.st_mode & S_IFMT {
       case S_IFDIR:
-        if name.hasPrefix(".") { continue }  // .git, .build and the like
-        walk(path, include, &files, &errors, &visited)
+        if !enter(path, name) { continue }
+        walk(path, enter, include, &files, &errors, &visited)
       case S_IFREG:
         if include(name) { files.append(path) }
       default:

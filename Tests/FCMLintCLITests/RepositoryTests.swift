@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+/// `fcmlint .` in a folder that looks like an app's repository: its ordinary JSON files are
+/// skipped, dependency and build folders and what `.gitignore` excludes are not walked, and only
+/// the payloads are reported (issue 14).
+extension CLITests {
+  /// An app's repository: configuration files of every common tool, a dependency folder, build
+  /// output, a generated folder named in .gitignore, and one payload with one mistake.
+  func appRepository() throws -> URL {
+    let root = try temporaryDirectory()
+    let files: [String: String] = [
+      "package.json": #"{"name": "app", "version": "1.0.0", "scripts": {"test": "jest"}, "dependencies": {"firebase-admin": "^12.0.0"}}"#,
+      "package-lock.json": #"{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {}}"#,
+      "tsconfig.json": "{\n  // strict mode\n  \"compilerOptions\": {\"strict\": true,},\n}\n",
+      "firebase.json": #"{"hosting": {"public": "dist"}, "functions": {"source": "functions"}}"#,
+      ".vscode/settings.json": "{\n  \"editor.formatOnSave\": true, // on\n}\n",
+      "composer.json": #"{"name": "acme/app", "require": {"php": ">=8.1"}}"#,
+      "schemas/message.schema.json": #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}"#,
+      "node_modules/firebase-admin/package.json": #"{"name": "firebase-admin"}"#,
+      "node_modules/some-lib/fixtures/message.json": #"{"message": {"token": "a", "topic": "b"}}"#,
+      "dist/payload.json": #"{"message": {"token": "a", "topic": "b"}}"#,
+      "generated/payload.json": #"{"message": {"token": "a", "topic": "b"}}"#,
+      ".gitignore": "generated/\n*.local.json\n",
+      "payloads/mine.local.json": #"{"message": {"token": "a", "topic": "b"}}"#,
+      "payloads/welcome.json": #"{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://cdn.example.com/w.png"}}}"#,
+      "payloads/broken.json": #"{"message": {"topic": "news", "apns": {"payload": {"aps": {"mutable_content": 1}}}}}"#,
+    ]
+    for (path, text) in files { try write(text, to: root.appendingPathComponent(path)) }
+    return root
+  }
+
+  func testAnAppRepositoryReportsOnlyItsPayloads() throws {
+    let root = try appRepository()
+    let run = try fcmlint(["--format", "json", "."], in: root)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let output = try decode(run)
+    XCTAssertEqual(Set(output.diagnostics.map(\.file)), ["./payloads/broken.json"])
+    XCTAssertEqual(output.diagnostics.map(\.rule), ["apns-aps-key"])
+    XCTAssertEqual(output.summary.files, 2)
+    // package.json, package-lock.json, tsconfig.json, firebase.json, composer.json, the schema.
+    XCTAssertTrue(run.stdout.contains(#""skipped":6"#), run.stdout)
+
+    // Without the mistake the repository is clean.
+    try FileManager.default.removeItem(at: root.appendingPathComponent("payloads/broken.json"))
+    let clean = try fcmlint(["."], in: root)
+    XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
+    XCTAssertTrue(clean.stdout.contains("no problems in 1 file; 6 files skipped, not FCM documents"), clean.stdout)
+  }
+
+  func testVerboseListsSkippedFilesAndWhy() throws {
+    let root = try appRepository()
+    let run = try fcmlint(["--verbose", "package.json", "tsconfig.json", ".vscode/settings.json", "payloads/welcome.json"], in: root)
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertEqual(
+      run.stderr.split(separator: "\n").map(String.init),
+      [
+        #"fcmlint: skipped .vscode/settings.json: not an FCM document: it is not valid JSON, and its keys ("editor.formatOnSave") are not those of an FCM message"#,
+        #"fcmlint: skipped package.json: not an FCM document: its keys ("name", "version", "scripts", ...) are not those of an FCM message"#,
+        #"fcmlint: skipped tsconfig.json: not an FCM document: it is not valid JSON, and its keys ("compilerOptions") are not those of an FCM message"#,
+      ])
+    // Without --verbose only the count.
+    let quiet = try fcmlint(["package.json"], in: root)
+    XCTAssertEqual(quiet.stderr, "")
+    XCTAssertEqual(quiet.stdout, "no problems in 0 files; 1 file skipped, not FCM documents (--verbose lists them)\n")
+  }
+
+  func testInputForcesAKindOnAnyFile() throws {
+    let root = try appRepository()
+    let run = try fcmlint(["--format", "json", "--input", "message", "package.json"], in: root)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertEqual(Set(try decode(run).diagnostics.map(\.rule)), ["unknown-field", "target-exactly-one"])
+  }
+
+  func testWalksSkipDefaultFoldersAndGitignoredFilesUnlessTold() throws {
+    let root = try appRepository()
+    try FileManager.default.removeItem(at: root.appendingPathComponent("payloads/broken.json"))
+    // Not walked: node_modules, dist, generated/ (.gitignore), *.local.json (.gitignore).
+    XCTAssertEqual(try fcmlint(["."], in: root).status, 0)
+    // --no-respect-gitignore brings back generated/ and the local file, not node_modules or dist.
+    let all = try fcmlint(["--format", "json", "--no-respect-gitignore", "."], in: root)
+    XCTAssertEqual(Set(try decode(all).diagnostics.map(\.file)), ["./generated/payload.json", "./payloads/mine.local.json"])
+    // So does `respect-gitignore: false` in the config.
+    try write("respect-gitignore: false\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    XCTAssertEqual(Set(try decode(try fcmlint(["--format", "json", "."], in: root)).diagnostics.map(\.file)), ["./generated/payload.json", "./payloads/mine.local.json"])
+    // A default-skipped folder named on the command line is walked.
+    XCTAssertEqual(Set(try decode(try fcmlint(["--format", "json", "dist"], in: root)).diagnostics.map(\.file)), ["dist/payload.json"])
+  }
+
+  /// Issue 13: `**` followed by another `*` in a later segment did not match as gitignore does,
+  /// so `--fix .` rewrote a file the user had excluded.
+  func testFixNeverRewritesAnIgnoredFile() throws {
+    let root = try temporaryDirectory()
+    try write("ignore: [\"**/fixtures/*.json\"]\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let fixable = #"{"message": {"topic": "news", "apns": {"payload": {"aps": {"mutable_content": 1}}}}}"#
+    for path in ["a/fixtures/b/fixtures/x.json", "fixtures/y.json", "src/z.json"] {
+      try write(fixable, to: root.appendingPathComponent(path))
+    }
+    let run = try fcmlint(["--fix", "."], in: root)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    for path in ["a/fixtures/b/fixtures/x.json", "fixtures/y.json"] {
+      XCTAssertEqual(try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8), fixable, path)
+    }
+    XCTAssertNotEqual(try String(contentsOf: root.appendingPathComponent("src/z.json"), encoding: .utf8), fixable)
+  }
+}
