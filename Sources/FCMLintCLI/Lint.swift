@@ -45,6 +45,9 @@ extension LintSettings {
       "--input", "<kind>",
       "What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload). By default decided per file, and files that are none of these (package.json, tsconfig.json...) are skipped; with --input every file is linted as that kind."
     ) { $0.input = $1 },
+    .flag(
+      "--fragment", "The files are message fragments: the sender adds the target (token, topic, condition) at send time, so none is fine; two are still an error."
+    ) { $0.fragment = true },
     .value("--max-depth", "<n>", "Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).") { s, v throws(UsageError) in
       s.maxDepth = try integer(v, for: "--max-depth")
     },
@@ -82,6 +85,7 @@ struct LintSettings: Equatable {
   var fixDryRun = false
   var ndjson = false
   var input: String? = nil
+  var fragment = false
   var maxDepth: Int? = nil
   var maxFileSize: String? = nil
   var maxStringLength: String? = nil
@@ -142,6 +146,7 @@ extension LintSettings {
     let (ruleSet, config) = try ruleSources.loadOrReport()
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
+    options.fragment = fragment || config.fragment
     let limits = try self.limits(over: config.limits)  // checked by validate()
     options.maxDepth = limits.maxDepth
     options.maxStringLength = limits.maxStringLength

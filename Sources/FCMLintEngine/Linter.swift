@@ -10,6 +10,9 @@ public struct Linter: Sendable {
     /// What the files hold; nil decides it per file (`DocumentClassifier`), and a file that is
     /// not an FCM document is skipped.
     public var input: InputKind? = nil
+    /// The documents are fragments: the sender adds the target at send time (`--fragment`).
+    /// Rules read it through `FunctionContext.isFragment`.
+    public var fragment = false
     public init() {}
   }
 
@@ -127,7 +130,7 @@ public struct Linter: Sendable {
     // document, and most find nothing.
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
-    var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
+    var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: options.fragment, scratch: LintScratch())
     // A rule's slots are numbered together, so its nodes are consecutive in `order`.
     var k = 0
     while k < order.count {

@@ -107,6 +107,8 @@ public struct Rule: Sendable {
     public var line: Int
     /// What the example holds, when it is not detected (a bare APNs payload, say).
     public var input: InputKind? = nil
+    /// Linted as a fragment (`--fragment`): the sender adds the target.
+    public var fragment = false
     /// The document after `--fix` with this rule alone, for invalid examples of fixable rules.
     public var fixed: String? = nil
   }

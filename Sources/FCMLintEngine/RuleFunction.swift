@@ -36,16 +36,19 @@ public struct FunctionContext {
   public let document: JSONDocument
   /// Set by the linter for each `given` node; one context serves a whole document.
   public internal(set) var given: NodeID
+  /// The document is a fragment: its sender adds the target at send time (`--fragment`).
+  public let isFragment: Bool
   /// Work one function may share with others on the same document (see `LintScratch`).
   let scratch: LintScratch?
 
-  public init(document: JSONDocument, given: NodeID) {
-    self.init(document: document, given: given, scratch: nil)
+  public init(document: JSONDocument, given: NodeID, isFragment: Bool = false) {
+    self.init(document: document, given: given, isFragment: isFragment, scratch: nil)
   }
 
-  init(document: JSONDocument, given: NodeID, scratch: LintScratch?) {
+  init(document: JSONDocument, given: NodeID, isFragment: Bool, scratch: LintScratch?) {
     self.document = document
     self.given = given
+    self.isFragment = isFragment
     self.scratch = scratch
   }
 }

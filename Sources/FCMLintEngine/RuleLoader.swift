@@ -131,9 +131,12 @@ public enum RuleLoader {
     var pointers: [String] = []
     var input: InputKind? = nil
     var fixed: String? = nil
-    for (key, _, v) in try item.mapping(allowed: invalid ? ["json", "input", "pointer", "pointers", "fixed"] : ["json", "input"], what: "an example") {
+    var fragment = false
+    let allowed = invalid ? ["json", "input", "fragment", "pointer", "pointers", "fixed"] : ["json", "input", "fragment"]
+    for (key, _, v) in try item.mapping(allowed: allowed, what: "an example") {
       switch key {
       case "json": json = try v.string(what: "json")
+      case "fragment": fragment = try v.bool(what: "fragment")
       case "fixed": fixed = try v.string(what: "fixed")
       case "input":
         let text = try v.string(what: "input")
@@ -150,7 +153,7 @@ public enum RuleLoader {
     for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
-    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input, fixed: fixed)
+    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input, fragment: fragment, fixed: fixed)
   }
 }
 

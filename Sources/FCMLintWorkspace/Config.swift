@@ -24,6 +24,8 @@ public struct Config: Sendable {
   public var ignore: [Glob] = []
   /// Whether folder walks read `.gitignore` files (`respect-gitignore:`, default true).
   public var respectGitignore = true
+  /// The files are message fragments, whose sender adds the target (`fragment:`, `--fragment`).
+  public var fragment = false
   /// The directory ignore globs are relative to.
   public var baseDirectory: String = "."
   /// The defaults, changed by `limits:`; command-line options change them further.
@@ -37,7 +39,7 @@ public struct Config: Sendable {
     config.baseDirectory = Path.directory(of: file)
     let root = try DataValue.parse(yaml: text, file: file)
     if root.isNull { return config }  // an empty file
-    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "limits"], what: "the config") {
+    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits"], what: "the config") {
       switch key {
       case "rules":
         if value.isNull { break }
@@ -75,6 +77,8 @@ public struct Config: Sendable {
         config.limits = try loadLimits(value)
       case "respect-gitignore":
         config.respectGitignore = try value.bool(what: key)
+      case "fragment":
+        config.fragment = try value.bool(what: key)
       default:
         for item in value.oneOrMany(what: key) {
           let pattern = try item.nonEmptyString(what: "an ignore pattern")

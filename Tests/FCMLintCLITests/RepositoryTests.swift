@@ -104,3 +104,33 @@ extension CLITests {
     XCTAssertNotEqual(try String(contentsOf: root.appendingPathComponent("src/z.json"), encoding: .utf8), fixable)
   }
 }
+
+/// Fragments: the sender adds the target at send time (issue 14).
+extension CLITests {
+  func testFragmentsNeedNoTargetButStillAtMostOne() throws {
+    let root = try temporaryDirectory()
+    let fragment = #"{"notification": {"title": "Sale", "body": "Today only"}, "android": {"priority": "high"}}"#
+    let twoTargets = #"{"message": {"token": "abc", "topic": "news", "notification": {"title": "Hi"}}}"#
+    try write(fragment, to: root.appendingPathComponent("fragments/sale.json"))
+    try write(twoTargets, to: root.appendingPathComponent("fragments/two.json"))
+
+    let plain = try decode(try fcmlint(["--format", "json", "fragments"], in: root))
+    XCTAssertEqual(plain.diagnostics.map { "\($0.file) \($0.pointer) \($0.rule)" }, [
+      "fragments/sale.json  target-exactly-one", "fragments/two.json /message/topic target-exactly-one",
+    ])
+
+    let flagged = try fcmlint(["--format", "json", "--fragment", "fragments"], in: root)
+    XCTAssertEqual(try decode(flagged).diagnostics.map { "\($0.file) \($0.pointer) \($0.rule)" }, [
+      "fragments/two.json /message/topic target-exactly-one"
+    ])
+
+    // `fragment: true` in the nearest config does the same.
+    try write("fragment: true\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let configured = try fcmlint(["--format", "json", "fragments/sale.json"], in: root)
+    XCTAssertEqual(configured.status, 0, configured.stdout + configured.stderr)
+    try write("fragment: yes please\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let bad = try fcmlint(["fragments/sale.json"], in: root)
+    XCTAssertEqual(bad.status, 2)
+    XCTAssertTrue(bad.stderr.contains(".fcmlint.yml:1:11"), bad.stderr)
+  }
+}

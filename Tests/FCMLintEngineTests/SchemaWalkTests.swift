@@ -39,7 +39,7 @@ final class SchemaWalkTests: XCTestCase {
         for order in orders {
           let scratch = LintScratch()
           for i in order {
-            let context = FunctionContext(document: document, given: start, scratch: scratch)
+            let context = FunctionContext(document: document, given: start, isFragment: false, scratch: scratch)
             // Twice: the second reads the walk the first (or another check) recorded.
             XCTAssertEqual(describe(checks[i].check.function.check(.found(start), in: context)), alone[i], "\(checks[i].id) from \(start) in \(name)")
             XCTAssertEqual(describe(checks[i].check.function.check(.found(start), in: context)), alone[i], "\(checks[i].id) from \(start) in \(name)")
@@ -93,7 +93,7 @@ final class SchemaWalkTests: XCTestCase {
         return XCTFail("depth \(depth)")
       }
       let scratch = LintScratch()
-      let context = FunctionContext(document: document, given: JSONDocument.root, scratch: scratch)
+      let context = FunctionContext(document: document, given: JSONDocument.root, isFragment: false, scratch: scratch)
       let reported = min(depth, 64)
       XCTAssertEqual(unknownFields.check(.found(JSONDocument.root), in: context).count, reported, "depth \(depth)")
       XCTAssertEqual(types.check(.found(JSONDocument.root), in: context).count, reported, "depth \(depth)")
@@ -114,7 +114,7 @@ final class SchemaWalkTests: XCTestCase {
     let scratch = LintScratch()
     var counts: [String: Int] = [:]
     for (id, check) in checks {
-      let context = FunctionContext(document: document, given: JSONDocument.root, scratch: scratch)
+      let context = FunctionContext(document: document, given: JSONDocument.root, isFragment: false, scratch: scratch)
       counts[id] = check.function.check(.found(JSONDocument.root), in: context).count
     }
     XCTAssertEqual(counts, ["unknown-field": 2_000, "field-type": 50, "enum-value": 0])

@@ -54,6 +54,7 @@ final class FixLayoutTests: XCTestCase {
         try only.add(rule)
         var options = Linter.Options()
         options.input = example.input
+        options.fragment = example.fragment
         let fixer = Fixer(linter: Linter(rules: only, options: options))
         for layout in Layout.allCases {
           let input = render(before, layout)

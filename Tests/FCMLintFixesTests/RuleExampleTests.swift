@@ -49,6 +49,7 @@ extension XCTestCase {
     func lint(_ example: Rule.Example) -> [Diagnostic] {
       var options = Linter.Options()
       options.input = example.input
+      options.fragment = example.fragment
       return Linter(rules: only, options: options).lint(bytes: Array(example.json.utf8), file: "example.json")
     }
     for example in rule.examples.valid {
@@ -61,6 +62,7 @@ extension XCTestCase {
       if let expected = example.fixed {
         var options = Linter.Options()
         options.input = example.input
+        options.fragment = example.fragment
         let fixer = Fixer(linter: Linter(rules: only, options: options))
         let output = fixer.fix(bytes: Array(example.json.utf8), file: "example.json").bytes
         XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, "\(rule.source):\(example.line): fixed output")

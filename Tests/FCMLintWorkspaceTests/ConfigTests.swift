@@ -51,7 +51,7 @@ extension ConfigTests {
       "unknown key 'max-depht' in 'limits'; did you mean 'max-depth'? (allowed: max-depth, max-file-size, max-string-length)")
     assertConfigError("limits: 5\n", at: "1:9", "'limits' must be a mapping")
     assertConfigError("limits: [max-depth]\n", at: "1:9", "'limits' must be a mapping")
-    assertConfigError("limit:\n  max-depth: 5\n", at: "1:1", "unknown key 'limit' in the config; did you mean 'limits'? (allowed: rules, rule-directories, ignore, respect-gitignore, limits)")
+    assertConfigError("limit:\n  max-depth: 5\n", at: "1:1", "unknown key 'limit' in the config; did you mean 'limits'? (allowed: rules, rule-directories, ignore, respect-gitignore, fragment, limits)")
   }
 
   /// Limits come from the config and the command line through one function: the same values are

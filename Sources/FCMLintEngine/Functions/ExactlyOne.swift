@@ -1,22 +1,28 @@
 import FCMLintJSON
 
 /// An object must have exactly one of the named members (a proto `oneof`, such as a message's target).
-/// Reports at the object when none is set, and at each extra member when several are.
+/// Reports at the object when none is set (unless `noneInFragment` and the document is a fragment,
+/// whose sender adds the member at send time), and at each extra member when several are.
 struct ExactlyOne: RuleFunction {
   static let name = "exactlyOne"
   static let summary = "An object must have exactly one of the members named in `fields`."
   static let options = [
     OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set (in either proto3 spelling)"),
+    OptionSpec(
+      "noneInFragment", .bool,
+      "in a fragment (--fragment, `fragment: true`), none set is fine: the sender adds it; several are still reported (default false)"),
   ]
   static let placeholders = ["fields", "present"]
 
   let fields: [String]
+  let noneInFragment: Bool
   let fieldBytes: [[UInt8]]
   /// `fields` as messages list them, joined once rather than per object.
   let list: String
 
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
+    noneInFragment = options.bool("noneInFragment") ?? false
     // A name with an underscore also matches its lowerCamelCase spelling, as in paths (see
     // `JSONPath`): proto3 JSON reads `android_v2` and `androidV2` as one field.
     var names: [String] = []
@@ -44,6 +50,7 @@ struct ExactlyOne: RuleFunction {
     // Members in source order, so the first one set counts as the intended target.
     let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
     if present.isEmpty {
+      if noneInFragment && context.isFragment { return [] }
       return [Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])]
     }
     guard present.count > 1 else { return [] }
