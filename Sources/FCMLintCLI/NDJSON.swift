@@ -143,6 +143,8 @@ struct LineReader {
   /// `buffer[start..<searched]` holds no newline: each byte is searched once, however many reads
   /// a long line takes to arrive (a pipe hands over 64 KB at a time).
   private var searched = 0
+  /// Bytes searched for a newline so far: at most each byte once (the tests check it).
+  private(set) var bytesSearched = 0
 
   init(fd: Int32, maxLine: Int) {
     self.fd = fd
@@ -154,7 +156,10 @@ struct LineReader {
 
   mutating func next() -> Result<Line?, ReadError> {
     while true {
-      if let newline = buffer[max(start, searched)..<end].firstIndex(of: 0x0A) {
+      let searchFrom = max(start, searched)
+      let newline = buffer[searchFrom..<end].firstIndex(of: 0x0A)
+      bytesSearched += (newline.map { $0 + 1 } ?? end) - searchFrom
+      if let newline {
         lineNumber += 1
         var lineEnd = newline
         if lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
