@@ -148,9 +148,11 @@ public struct Linter: Sendable {
     }
     guard !found.isEmpty else { return [] }
 
-    let locator = SourceLocator(bytes: document.bytes)
+    let locator = SourceLocator(bytes: document.bytes, queries: found.count * 2)
     let fixes = FixBuilder(document: document)
+    var pointers = JSONDocument.PointerMaker(document)
     var diagnostics: [Diagnostic] = []
+    diagnostics.reserveCapacity(found.count)
     for (ruleIndex, checkIndex, finding, given) in found {
       let rule = rules[Int(ruleIndex)]
       let check = rule.then[Int(checkIndex)]
@@ -161,7 +163,7 @@ public struct Linter: Sendable {
       var values = finding.values
       if values["value"] == nil { values["value"] = excerpt(finding.node, in: document) }
       if values["property"] == nil { values["property"] = document.key(finding.node) ?? "" }
-      let pointer = document.pointer(finding.node)
+      let pointer = pointers.pointer(finding.node)
       values["pointer"] = pointer
       let template = check.message ?? rule.message
       let message = template?.render(values) ?? values["detail"] ?? rule.summary
@@ -179,11 +181,24 @@ public struct Linter: Sendable {
         file: file, rule: rule.id, severity: rule.severity, message: message, pointer: pointer,
         start: locator.position(of: start), end: locator.position(of: end),
         startOffset: start, endOffset: end, docs: rule.docs, fix: fix)
-      // Two `given` paths can reach the same node; report it once.
-      if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+      diagnostics.append(diagnostic)
     }
     diagnostics.sort(by: Diagnostic.ordered)
-    return diagnostics
+    return Self.removingRepeats(diagnostics)
+  }
+
+  /// Two `given` paths can reach the same node: each diagnostic once. Equal diagnostics are
+  /// neighbours in sorted order, or at least in the same run of diagnostics that sort alike, so
+  /// only such a run is searched (the whole list was, for each diagnostic: quadratic).
+  static func removingRepeats(_ sorted: [Diagnostic]) -> [Diagnostic] {
+    var kept: [Diagnostic] = []
+    kept.reserveCapacity(sorted.count)
+    var runStart = 0
+    for diagnostic in sorted {
+      if let last = kept.last, Diagnostic.ordered(last, diagnostic) { runStart = kept.count }
+      if !kept[runStart...].contains(diagnostic) { kept.append(diagnostic) }
+    }
+    return kept
   }
 
   static func describe(_ action: FixAction, _ values: [String: String]) -> String {

@@ -1045,3 +1045,50 @@ extension String {
 @inline(__always) private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, buffer, count)
 }
+
+/// Issue 13: time was quadratic in the number of diagnostics of one file (a 540 KB file with
+/// 50,000 data values took 106 s): each diagnostic was compared with all before it, its column
+/// counted from the start of its (one, long) line, and an array element's index counted by
+/// walking its siblings.
+extension HostileInputTests {
+  func testManyDiagnosticsOnOneLineTakeLinearTime() throws {
+    let count = 20_000
+    // One line; a non-ASCII key first, so columns must count UTF-16 units, not bytes.
+    let members = (0..<count).map { #""k\#($0)": \#($0)"# }.joined(separator: ",")
+    let text = #"{"message": {"token": "t", "data": {"é😀": 1,"# + members + "}}}"
+    var diagnostics: [Diagnostic] = []
+    let seconds = elapsed { diagnostics = lint(Array(text.utf8)) }
+    let data = diagnostics.filter { $0.rule == "data-string-values" }
+    XCTAssertEqual(data.count, count + 1)
+    let last = try XCTUnwrap(data.last)
+    XCTAssertEqual(last.pointer, "/message/data/k\(count - 1)")
+    // The column of the last value, counted in UTF-16 units: "é" is one, "😀" two, bytes 2 and 4.
+    let offset = text.utf8.count - "\(count - 1)}}}".utf8.count
+    XCTAssertEqual(last.startOffset, offset)
+    XCTAssertEqual(last.start, SourcePosition(line: 1, column: offset - 1 - 2 + 1))
+    XCTAssertLessThan(seconds, Sanitizer.seconds(30), "a hang guard: quadratic work took minutes here")
+  }
+
+  func testPointersIntoALargeArrayAreCountedOnce() throws {
+    let count = 50_000
+    let text = "[" + (0..<count).map(String.init).joined(separator: ",") + "]"
+    guard case .success(let document) = JSONParser.parse(Array(text.utf8)) else { return XCTFail("does not parse") }
+    var maker = JSONDocument.PointerMaker(document)
+    let elements = Array(document.children(JSONDocument.root))
+    XCTAssertEqual(maker.pointer(elements[count - 1]), "/\(count - 1)")
+    XCTAssertEqual(maker.pointer(elements[7]), "/7")
+    XCTAssertEqual(elements.indices.filter { maker.pointer(elements[$0]) != "/\($0)" }, [])
+    XCTAssertEqual(maker.pointer(JSONDocument.root), "")
+  }
+
+  func testRepeatedDiagnosticsAreRemovedWhereverTheyAre() throws {
+    func make(_ rule: String, _ column: Int, _ message: String) -> Diagnostic {
+      Diagnostic(
+        file: "a.json", rule: rule, severity: .error, message: message, pointer: "/p", start: SourcePosition(line: 1, column: column),
+        end: SourcePosition(line: 1, column: column + 1), startOffset: column, endOffset: column + 1, docs: "")
+    }
+    let a = make("r", 1, "a"), b = make("r", 1, "b"), c = make("s", 1, "a"), d = make("r", 2, "a")
+    let sorted = [a, a, b, a, c, c, d, d].sorted(by: Diagnostic.ordered)
+    XCTAssertEqual(Linter.removingRepeats(sorted), [a, b, c, d])
+  }
+}
