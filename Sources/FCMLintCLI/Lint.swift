@@ -177,6 +177,19 @@ extension LintSettings {
       }
     }
 
+    // A path named twice is linted once. With --fix, so is one file reached by two paths (as
+    // `a.json` and `./a.json`, through a folder and by name, through a link): fixed twice at
+    // once, its two writes would race. Only then is every file's identity looked up (a stat
+    // each, which a plain folder walk does without).
+    var seenPaths = Set<String>()
+    var seenFiles = Set<FileSystem.Identity>()
+    inputs = inputs.filter { input in
+      guard case .file(let path) = input else { return true }
+      guard seenPaths.insert(path).inserted else { return false }
+      guard fix || fixDryRun, let identity = FileSystem.identity(path) else { return true }
+      return seenFiles.insert(identity).inserted
+    }
+
     // Linted in output order (file names as diagnostics sort), so a report written to the console
     // can take each file's diagnostics as soon as the files before it are done. Diffs and a fixed
     // document go to standard output before the report, so then the report waits for the end.
@@ -208,6 +221,7 @@ extension LintSettings {
     let summary = report.summary
     ioErrors += report.errors.sorted { order[$0.place] < order[$1.place] }.map(\.error)
     ioErrors += report.finish()
+    for (name, note) in report.refusedFixes { Console.err("fcmlint: note: \(TextFormatter.printable(name)): \(note)\n") }
     if verbose {
       for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(reason)\n") }
     }
@@ -307,23 +321,25 @@ extension LintSettings {
       let diff: String?
       let fixedBytes: [UInt8]?
       let skipped: String?
-      init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?) {
+      let refused: [String]
+      init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String]) {
         self.error = error
         self.fixed = fixed
         self.diff = diff
         self.fixedBytes = fixedBytes
         self.skipped = skipped
+        self.refused = refused
       }
     }
 
     init(
       diagnostics: [Diagnostic] = [], read: Bool = true, error: FileSystem.IOError? = nil, fixed: Int = 0, fixedBytes: [UInt8]? = nil,
-      skipped: String? = nil
+      skipped: String? = nil, refused: [String] = []
     ) {
       self.diagnostics = diagnostics
       self.read = read
-      if error != nil || fixed != 0 || fixedBytes != nil || skipped != nil {
-        extra = Extra(error: error, fixed: fixed, diff: nil, fixedBytes: fixedBytes, skipped: skipped)
+      if error != nil || fixed != 0 || fixedBytes != nil || skipped != nil || !refused.isEmpty {
+        extra = Extra(error: error, fixed: fixed, diff: nil, fixedBytes: fixedBytes, skipped: skipped, refused: refused)
       }
     }
 
@@ -332,9 +348,11 @@ extension LintSettings {
     var fixedBytes: [UInt8]? { extra?.fixedBytes }
     /// Why the file was not linted: it is not an FCM document.
     var skipped: String? { extra?.skipped }
+    /// Fixes the fixer would not apply, and why.
+    var refused: [String] { extra?.refused ?? [] }
     var diff: String? {
       get { extra?.diff }
-      set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped) }
+      set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused) }
     }
 
     static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
@@ -378,7 +396,7 @@ extension LintSettings {
     guard fix || fixDryRun else { return Result(diagnostics: checked.diagnostics) }
 
     let outcome = Fixer(linter: linter).fix(bytes: bytes, file: name)
-    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes)
+    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes, refused: outcome.refused)
     guard outcome.bytes != bytes else { return result }
     if fixDryRun {
       result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)

@@ -41,6 +41,9 @@ final class ReportWriter: Sendable {
   /// The errors met reading or fixing files, with their places.
   var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
 
+  /// Fixes not applied, in output order, with their files.
+  var refusedFixes: [(name: String, note: String)] { state.withLock { $0.refusedFixes } }
+
   /// The files skipped as not FCM documents, in output order, with the reason.
   var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
 
@@ -67,6 +70,7 @@ final class ReportWriter: Sendable {
     var summary = Summary()
     var errors: [(place: Int, error: FileSystem.IOError)] = []
     var skipped: [(name: String, reason: String)] = []
+    var refusedFixes: [(name: String, note: String)] = []
 
     init(outputs: [ReportOutput], names: [String], quiet: Bool) {
       self.outputs = outputs
@@ -85,6 +89,7 @@ final class ReportWriter: Sendable {
     private mutating func take(_ result: LintSettings.Result) {
       let place = next
       if let error = result.error { errors.append((place, error)) }
+      refusedFixes += result.refused.map { (names[place], $0) }
       if let reason = result.skipped, current == nil, place == 0 || names[place - 1] != names[place] {
         summary.skipped += 1
         skipped.append((names[place], reason))

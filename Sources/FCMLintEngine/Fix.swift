@@ -67,6 +67,58 @@ public enum FixAction: Sendable {
 /// Builds edits for fixes, matching the file's own layout (indentation, separators, line endings).
 struct FixBuilder {
   let document: JSONDocument
+  /// The file's layout, read once for all its fixes and only when one inserts a member.
+  private let layout: LayoutCache
+
+  init(document: JSONDocument) {
+    self.document = document
+    layout = LayoutCache()
+  }
+
+  private final class LayoutCache {
+    var newline: String?
+    var separator: String?
+  }
+
+  /// The line ending most of the file's lines use (LF, CRLF or a lone CR; LF for a tie or a file
+  /// of one line), so inserted lines match the file.
+  var newline: String {
+    if let known = layout.newline { return known }
+    var lf = 0, crlf = 0, cr = 0
+    let bytes = document.bytes
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == 0x0D {
+        if i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+          crlf += 1
+          i += 1
+        } else {
+          cr += 1
+        }
+      } else if bytes[i] == 0x0A {
+        lf += 1
+      }
+      i += 1
+    }
+    let newline = crlf > lf && crlf >= cr ? "\r\n" : (cr > lf && cr > crlf ? "\r" : "\n")
+    layout.newline = newline
+    return newline
+  }
+
+  /// The key-value separator of the file's first member (": ", ":" or " : ").
+  var firstSeparator: String {
+    if let known = layout.separator { return known }
+    var separator = ": "
+    for id in 0..<document.nodeCount {
+      let node = document[NodeID(id)]
+      if node.keyStart >= 0 {
+        separator = String(decoding: document.bytes[Int(node.keyEnd)..<Int(node.start)], as: UTF8.self)
+        break
+      }
+    }
+    layout.separator = separator
+    return separator
+  }
 
   func edits(for action: FixAction, finding: Finding, given: NodeID, values: [String: String]) -> [TextEdit]? {
     let node = finding.node
@@ -74,8 +126,7 @@ struct FixBuilder {
     case .set(let path, let value):
       return set(path, from: given, valueText: value.description)
     case .renameKey(let template):
-      guard let parent = parentObject(of: node) else { return nil }
-      let name = template.render(values)
+      guard let parent = parentObject(of: node), let name = template.renderComplete(values) else { return nil }
       guard !name.isEmpty, JSONPath.member(document, parent, name) == nil else { return nil }
       let n = document[node]
       return [TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))]
@@ -83,7 +134,7 @@ struct FixBuilder {
       var v = values
       v["raw"] = document.rawText(node)
       v["rawString"] = JSONText.quote(document.rawText(node))
-      let text = template.render(v)
+      guard let text = template.renderComplete(v) else { return nil }
       // The replacement must itself be JSON, or the fix would break the file.
       guard case .success = JSONParser.parse(Array(text.utf8)) else { return nil }
       let n = document[node]
@@ -99,11 +150,51 @@ struct FixBuilder {
       return insert + [remove]
     case .replacePattern(let pattern, let with):
       guard let s = document.string(node) else { return nil }
-      let replaced = pattern.regex.replacingFirstMatch(in: s, with: with)
-      guard replaced != s else { return nil }
-      let n = document[node]
-      return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: JSONText.quote(replaced))]
+      let scalars = s.unicodeScalars.map(\.value)
+      guard let match = pattern.regex.firstMatch(in: scalars), !(match.isEmpty && with.isEmpty) else { return nil }
+      // Only the matched characters are rewritten: the rest of the literal keeps its bytes
+      // (an escape such as \u00e9 or \/ elsewhere in the string stays as written).
+      let starts = scalarStarts(of: node)
+      guard starts.count == scalars.count + 1 else { return nil }
+      let inner = String(JSONText.quote(with).dropFirst().dropLast())
+      return [TextEdit(start: starts[match.lowerBound], end: starts[match.upperBound], replacement: inner)]
     }
+  }
+
+  /// Where each character of a string value starts in the file, and where its closing quote is:
+  /// an escape (`\n`, `\u00e9`, a surrogate pair `\ud83d\ude00`) is one character of the value.
+  private func scalarStarts(of node: NodeID) -> [Int] {
+    let n = document[node]
+    let bytes = document.bytes
+    var starts: [Int] = []
+    var i = Int(n.start) + 1
+    let end = Int(n.end) - 1
+    func hex(at j: Int) -> UInt32? {
+      guard j + 4 <= end, let value = UInt32(String(decoding: bytes[j..<(j + 4)], as: UTF8.self), radix: 16) else { return nil }
+      return value
+    }
+    while i < end {
+      starts.append(i)
+      if bytes[i] == UInt8(ascii: "\\") {
+        if bytes[i + 1] == UInt8(ascii: "u"), let high = hex(at: i + 2) {
+          // A high surrogate followed by an escaped low one is one character.
+          if (0xD800...0xDBFF).contains(high), i + 11 < end + 1, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
+            let low = hex(at: i + 8), (0xDC00...0xDFFF).contains(low)
+          {
+            i += 12
+          } else {
+            i += 6
+          }
+        } else {
+          i += 2
+        }
+      } else {
+        let b = bytes[i]
+        i += b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+      }
+    }
+    starts.append(end)
+    return starts
   }
 
   private func parentObject(of node: NodeID) -> NodeID? {
@@ -145,16 +236,13 @@ struct FixBuilder {
   func insertMember(into object: NodeID, names: [String], valueText: String) -> TextEdit {
     let bytes = document.bytes
     let o = document[object]
-    let newline = bytes.contains(0x0D) && bytes.contains(0x0A) ? "\r\n" : "\n"
+    let newline = self.newline
     let members = Array(document.children(object))
     // The object's own indentation: the whitespace that starts the line of its opening brace.
     let ownIndent = lineIndent(at: Int(o.start))
     var memberIndent: String? = nil
     // The key-value separator as the file writes it (": ", ":" or " : "), from the nearest member.
-    var separator = ": "
-    if let any = document.nodes.first(where: { $0.keyStart >= 0 }) {
-      separator = String(decoding: bytes[Int(any.keyEnd)..<Int(any.start)], as: UTF8.self)
-    }
+    var separator = members.isEmpty ? firstSeparator : ": "
     if let last = members.last {
       let l = document[last]
       separator = String(decoding: bytes[Int(l.keyEnd)..<Int(l.start)], as: UTF8.self)

@@ -163,6 +163,22 @@ public struct MessageTemplate: Sendable {
     self.source = text
   }
 
+  /// The text with every placeholder filled, or nil when a value is missing: a fix whose
+  /// replacement needs a value the finding does not give (a number with no exact Duration) is
+  /// not offered.
+  func renderComplete(_ values: [String: String]) -> String? {
+    var out = ""
+    for part in parts {
+      switch part {
+      case .text(let t): out += t
+      case .placeholder(let name):
+        guard let value = values[name] else { return nil }
+        out += value
+      }
+    }
+    return out
+  }
+
   func render(_ values: [String: String]) -> String {
     var out = ""
     for part in parts {

@@ -4,11 +4,24 @@ import FCMLintJSON
 /// Applies fixes until the file is stable: apply the non-overlapping edits of one lint, re-parse,
 /// re-lint, repeat (a bounded number of passes). What one fix leaves for another (a renamed key
 /// that now needs a value fixed) is picked up by the next pass.
+///
+/// Every pass is checked before it is kept. A set of fixes is refused when, applied together, they
+/// would break the parse, add a duplicate key (two renames to one name: FCM keeps only the last
+/// value), raise the count of any rule's diagnostics away from the text the fixes wrote (a fix
+/// that trades one problem for another elsewhere; what a fix reveals at or around what it wrote,
+/// such as an `aps` whose corrected `mutable-content` now needs an alert, is the same problem seen
+/// clearly), or grow the file past `growthLimit`. A refused set is split in halves, each tried again on its
+/// own, so the fixes that are fine still land and only the offending ones are left, in a number
+/// of tries that grows with the offenders, not with all fixes.
 public struct Fixer: Sendable {
   public let linter: Linter
   public static let maxPasses = 10
 
   public init(linter: Linter) { self.linter = linter }
+
+  /// The largest a fixed file may become: twice the original, or 64 KiB more for a small one. A
+  /// rule whose fix feeds itself (a user rule inserting what it then reports again) stops there.
+  public static func growthLimit(_ originalSize: Int) -> Int { max(originalSize * 2, originalSize + 65_536) }
 
   public struct Result: Sendable {
     public var bytes: [UInt8]
@@ -16,51 +29,183 @@ public struct Fixer: Sendable {
     public var fixed: Int
     /// What remains, against the fixed text.
     public var diagnostics: [Diagnostic]
+    /// Fixes not applied because of what they would have done, one line each ("rule: why").
+    public var refused: [String] = []
   }
 
   public func fix(bytes original: [UInt8], file: String) -> Result {
+    var state = State(fixer: self, file: file, original: original)
+    var diagnostics = linter.lint(bytes: original, file: file)
     var bytes = original
     var fixed = 0
-    var diagnostics = linter.lint(bytes: bytes, file: file)
-    // A fix must never turn a parseable file into an unparseable one. Asked of the parser, not of
-    // the syntax rule's diagnostics: a config may turn that rule off.
-    let parserOptions = JSONParser.Options(maxDepth: linter.options.maxDepth, maxStringLength: linter.options.maxStringLength)
-    func parses(_ bytes: [UInt8]) -> Bool {
-      if case .success = JSONParser.parse(bytes, options: parserOptions) { return true }
-      return false
-    }
-    let originalParses = parses(original)
+    var current = state.measure(original, diagnostics)
     for _ in 0..<Self.maxPasses {
-      let (next, applied) = Self.apply(diagnostics.compactMap(\.fix), to: bytes)
-      guard applied > 0, next != bytes else { break }
-      if originalParses && !parses(next) { break }
-      let after = linter.lint(bytes: next, file: file)
-      bytes = next
-      fixed += applied
-      diagnostics = after
+      let fixes = diagnostics.compactMap { d in d.fix.map { (rule: d.rule, fix: $0) } }
+      guard !fixes.isEmpty, let pass = state.bestPass(fixes, on: bytes, baseline: current) else { break }
+      bytes = pass.bytes
+      diagnostics = pass.diagnostics
+      current = pass.measure
+      fixed += pass.applied
     }
-    return Result(bytes: bytes, fixed: fixed, diagnostics: diagnostics)
+    return Result(bytes: bytes, fixed: fixed, diagnostics: diagnostics, refused: state.refused)
+  }
+
+  /// What a pass is judged by.
+  struct Measure {
+    var parses: Bool
+    var duplicateKeys: Int
+    var perRule: [String: Int]
+  }
+
+  struct Pass {
+    var bytes: [UInt8]
+    var diagnostics: [Diagnostic]
+    var measure: Measure
+    var applied: Int
+  }
+
+  private struct State {
+    let fixer: Fixer
+    let file: String
+    let limit: Int
+    let parserOptions: JSONParser.Options
+    let originalParses: Bool
+    var refused: [String] = []
+    private var refusedKeys: Set<String> = []
+
+    init(fixer: Fixer, file: String, original: [UInt8]) {
+      self.fixer = fixer
+      self.file = file
+      limit = Fixer.growthLimit(original.count)
+      parserOptions = JSONParser.Options(maxDepth: fixer.linter.options.maxDepth, maxStringLength: fixer.linter.options.maxStringLength)
+      if case .success = JSONParser.parse(original, options: parserOptions) { originalParses = true } else { originalParses = false }
+    }
+
+    /// Asked of the parser, not of the syntax rule's diagnostics: a config may turn that rule off.
+    /// Diagnostics whose range meets `written` (what fixes just wrote) are not counted.
+    func measure(_ bytes: [UInt8], _ diagnostics: [Diagnostic], written: [Range<Int>] = []) -> Measure {
+      var perRule: [String: Int] = [:]
+      for d in diagnostics where !Self.meets(d.startOffset..<max(d.startOffset, d.endOffset), written) {
+        perRule[d.rule, default: 0] += 1
+      }
+      switch JSONParser.parse(bytes, options: parserOptions) {
+      case .success(let document): return Measure(parses: true, duplicateKeys: document.duplicateKeys.count, perRule: perRule)
+      case .failure: return Measure(parses: false, duplicateKeys: 0, perRule: perRule)
+      }
+    }
+
+    /// Whether `range` overlaps or encloses one of `written` (sorted, as `applyTracking` returns them).
+    static func meets(_ range: Range<Int>, _ written: [Range<Int>]) -> Bool {
+      // The first written range that does not end before `range` starts.
+      var lo = 0, hi = written.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if written[mid].upperBound < range.lowerBound { lo = mid + 1 } else { hi = mid }
+      }
+      guard lo < written.count else { return false }
+      let w = written[lo]
+      return w.lowerBound <= range.upperBound && range.lowerBound <= w.upperBound
+    }
+
+    /// Why `after` is worse than `before`, or nil when it is not.
+    func regression(from before: Measure, to after: Measure, size: Int) -> String? {
+      if originalParses && !after.parses { return "it would break the JSON" }
+      if after.duplicateKeys > before.duplicateKeys { return "it would create a duplicate key (FCM keeps only the last value)" }
+      if size > limit { return "the file would grow past \(limit) bytes" }
+      let worse = after.perRule.filter { rule, count in count > before.perRule[rule, default: 0] }.keys.sorted()
+      if !worse.isEmpty { return "it would add a \(worse.joined(separator: ", ")) problem" }
+      return nil
+    }
+
+    /// The largest set of the fixes, taken in order, that makes nothing worse, applied; nil when none.
+    mutating func bestPass(_ fixes: [(rule: String, fix: Fix)], on bytes: [UInt8], baseline: Measure) -> Pass? {
+      var accepted: [(rule: String, fix: Fix)] = []
+      var best: Pass? = nil
+      var pending: [ArraySlice<(rule: String, fix: Fix)>] = [fixes[...]]
+      while let group = pending.popLast() {
+        let candidate = accepted + group
+        let (next, applied, written) = Fixer.applyTracking(candidate.map(\.fix), to: bytes)
+        if applied == 0 || next == bytes { continue }
+        let diagnostics = fixer.linter.lint(bytes: next, file: file)
+        let measure = self.measure(next, diagnostics, written: written)
+        guard let why = regression(from: baseline, to: measure, size: next.count) else {
+          accepted = candidate
+          best = Pass(bytes: next, diagnostics: diagnostics, measure: self.measure(next, diagnostics), applied: applied)
+          continue
+        }
+        if group.count == 1 {
+          let fix = group[group.startIndex]
+          let note = "\(fix.rule): \(fix.fix.description): not applied, \(why)"
+          if refusedKeys.insert(note).inserted { refused.append(note) }
+          continue
+        }
+        // Halves, the first tried first (`pending` is a stack).
+        let middle = group.startIndex + group.count / 2
+        pending.append(group[middle...])
+        pending.append(group[..<middle])
+      }
+      return best
+    }
   }
 
   /// Applies whole fixes whose edits overlap no edit already taken; returns the new text and how
   /// many fixes were applied. Edits are applied from the end so offsets stay valid.
   public static func apply(_ fixes: [Fix], to bytes: [UInt8]) -> ([UInt8], Int) {
+    let (out, applied, _) = applyTracking(fixes, to: bytes)
+    return (out, applied)
+  }
+
+  /// `apply`, and where the replacements landed in the new text.
+  static func applyTracking(_ fixes: [Fix], to bytes: [UInt8]) -> ([UInt8], Int, [Range<Int>]) {
+    // The edits taken so far, sorted by start, so a clash is found by binary search.
     var taken: [TextEdit] = []
     var applied = 0
-    for fix in fixes {
-      let clashes = fix.edits.contains { edit in
-        taken.contains { other in
-          edit.start < other.end && other.start < edit.end || (edit.start == edit.end && edit.start == other.start) || (other.start == other.end && other.start == edit.start)
-        }
+    func clashes(_ edit: TextEdit) -> Bool {
+      // The first taken edit that does not end before this one starts.
+      var lo = 0, hi = taken.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if taken[mid].end < edit.start { lo = mid + 1 } else { hi = mid }
       }
-      if clashes || fix.edits.contains(where: { $0.start < 0 || $0.end > bytes.count || $0.start > $0.end }) { continue }
-      taken += fix.edits
+      var i = lo
+      while i < taken.count, taken[i].start <= edit.end {
+        let other = taken[i]
+        if edit.start < other.end && other.start < edit.end { return true }
+        // Two insertions at one place, or an insertion at the start of a replaced range: their
+        // order would be a guess.
+        if (edit.start == edit.end || other.start == other.end) && edit.start == other.start { return true }
+        i += 1
+      }
+      return false
+    }
+    for fix in fixes {
+      if fix.edits.contains(where: { $0.start < 0 || $0.end > bytes.count || $0.start > $0.end }) { continue }
+      if fix.edits.contains(where: clashes) { continue }
+      // Edits of one fix must not clash among themselves either.
+      let own = fix.edits.sorted { $0.start < $1.start }
+      if zip(own, own.dropFirst()).contains(where: { $0.end > $1.start || ($0.start == $1.start) }) { continue }
+      for edit in fix.edits {
+        var lo = 0, hi = taken.count
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if taken[mid].start < edit.start { lo = mid + 1 } else { hi = mid }
+        }
+        taken.insert(edit, at: lo)
+      }
       applied += 1
     }
-    var out = bytes
-    for edit in taken.sorted(by: { $0.start > $1.start }) {
-      out.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var position = 0
+    var written: [Range<Int>] = []
+    for edit in taken {
+      out += bytes[position..<edit.start]
+      let start = out.count
+      out += Array(edit.replacement.utf8)
+      written.append(start..<out.count)
+      position = edit.end
     }
-    return (out, applied)
+    out += bytes[position...]
+    return (out, applied, written)
   }
 }

@@ -31,6 +31,19 @@ public enum FileSystem {
     }
   }
 
+  /// What makes two paths one file: its device and inode (following symbolic links); nil when
+  /// it cannot be read.
+  public struct Identity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  public static func identity(_ path: String) -> Identity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+
   /// Why `stat(path)` fails, in words ("no such file or directory", "not a directory", ...).
   public static func statFailure(_ path: String) -> String {
     var info = stat()

@@ -9,7 +9,7 @@ struct DurationCheck: RuleFunction {
     OptionSpec("min", .number, "the shortest allowed duration in seconds"),
     OptionSpec("max", .number, "the longest allowed duration in seconds"),
   ]
-  static let placeholders = ["seconds", "suggestion"]
+  static let placeholders = ["seconds", "suggestion", "duration"]
 
   let min: Double?
   let max: Double?
@@ -63,6 +63,38 @@ struct DurationCheck: RuleFunction {
     return result ?? nil
   }
 
+  /// A JSON number literal as a Duration string ("1e3" is "1000s", "1.50" is "1.5s"), worked out
+  /// on its digits so nothing is rounded; nil when a Duration cannot hold it exactly (more than
+  /// nine fractional digits, or more seconds than Duration's range of about 10,000 years).
+  static func durationString(_ literal: String) -> String? {
+    var text = Substring(literal)
+    let negative = text.hasPrefix("-")
+    if negative { text = text.dropFirst() }
+    var exponent = 0
+    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+      guard let value = Int(text[text.index(after: e)...].drop { $0 == "+" }), abs(value) < 100 else { return nil }
+      exponent = value
+      text = text[..<e]
+    }
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+    var digits = Array(parts[0]) + (parts.count == 2 ? Array(parts[1]) : [])
+    // The decimal point sits after `point` digits.
+    var point = parts[0].count + exponent
+    if point < 0 {
+      digits = Array(repeating: "0", count: -point) + digits
+      point = 0
+    }
+    if point > digits.count { digits += Array(repeating: "0", count: point - digits.count) }
+    var whole = String(digits[..<point]).drop { $0 == "0" }
+    var fraction = String(digits[point...])
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    if whole.isEmpty { whole = "0" }
+    guard fraction.count <= 9, whole.count <= 12 else { return nil }
+    let isZero = whole == "0" && fraction.isEmpty
+    return (negative && !isZero ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction) + "s"
+  }
+
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target else { return [] }
     let document = context.document
@@ -82,7 +114,11 @@ struct DurationCheck: RuleFunction {
       return []
     case .number:
       let raw = document.rawText(id)
-      return [Finding(target, detail: "a Duration is a string: write \"\(raw)s\", not the number \(raw)", ["suggestion": "\"\(raw)s\""])]
+      // `duration`: the number as a Duration string, when it has one exactly (a fix writes it).
+      guard let duration = Self.durationString(raw) else {
+        return [Finding(target, detail: "a Duration is a string of seconds like \"3600s\", not the number \(raw)", [:])]
+      }
+      return [Finding(target, detail: "a Duration is a string: write \"\(duration)\", not the number \(raw)", ["suggestion": "\"\(duration)\"", "duration": duration])]
     default:
       return [Finding(target, detail: "a Duration is a string like \"3600s\", found \(document.kind(id).name)")]
     }

@@ -1,0 +1,115 @@
+import FCMLintEngine
+import FCMLintFixes
+import FCMLintJSON
+import FCMLintRuleTestSupport
+import Foundation
+import XCTest
+
+/// Issue 13: fixes that broke the document. Each case below damaged a file before the fix pass
+/// was checked: two fixes creating one key, a fix feeding itself pass after pass, inserted lines
+/// with the wrong line ending, the ttl fix writing "1e3s", a fix rewriting escapes it did not
+/// touch, and one file fixed twice at once.
+extension HostileInputTests {
+  func fixed(_ text: String, file: String = "a.json") -> Fixer.Result {
+    Fixer(linter: Linter(rules: builtinRules())).fix(bytes: Array(text.utf8), file: file)
+  }
+
+  func duplicateKeys(_ bytes: [UInt8]) -> Int {
+    guard case .success(let document) = JSONParser.parse(bytes) else { return -1 }
+    return document.duplicateKeys.count
+  }
+
+  func testTwoRenamesToOneKeyAreNotBothApplied() throws {
+    let text = #"{"message": {"topic": "news", "notification": {"title": "Hi"}, "apns": {"payload": {"aps": {"mutable_content": 1, "mutableContent": 1}}}}}"#
+    let result = fixed(text)
+    XCTAssertEqual(duplicateKeys(result.bytes), 0, String(decoding: result.bytes, as: UTF8.self))
+    let aps = #"{"mutable-content": 1, "mutableContent": 1}"#
+    XCTAssertTrue(String(decoding: result.bytes, as: UTF8.self).contains(aps), String(decoding: result.bytes, as: UTF8.self))
+    XCTAssertEqual(result.refused.count, 1, "\(result.refused)")
+    XCTAssertTrue(result.refused.first?.contains("duplicate key") == true, "\(result.refused)")
+    // What was left is still reported.
+    XCTAssertEqual(result.diagnostics.filter { $0.rule == "apns-aps-key" }.map(\.pointer), ["/message/apns/payload/aps/mutableContent"])
+  }
+
+  func testARenameAndASetOfTheSameKeyAreNotBothApplied() throws {
+    // The image needs "mutable-content" (a set), and the misspelled key is renamed to it.
+    let text = #"{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://example.com/a.png"}, "apns": {"payload": {"aps": {"mutable_content": 1}}}}}"#
+    let result = fixed(text)
+    XCTAssertEqual(duplicateKeys(result.bytes), 0, String(decoding: result.bytes, as: UTF8.self))
+    guard case .success(let document) = JSONParser.parse(result.bytes) else { return XCTFail("broken") }
+    let aps = try XCTUnwrap(JSONPath.member(document, try XCTUnwrap(JSONPath.member(document, try XCTUnwrap(JSONPath.member(document, try XCTUnwrap(JSONPath.member(document, JSONDocument.root, "message")), "apns")), "payload")), "aps"))
+    XCTAssertEqual(document.children(aps).compactMap { document.key($0) }.filter { $0 == "mutable-content" }.count, 1)
+  }
+
+  func testAFixThatFeedsItselfStopsAtTheGrowthLimit() throws {
+    let dir = try temporaryDirectory()
+    try write(
+      """
+      id: data-is-string
+      severity: error
+      summary: data must be a string
+      description: A rule whose fix makes its own problem twice as big, pass after pass.
+      docs: https://example.com
+      given: $.message.data
+      then:
+        function: type
+        options: {type: [string]}
+      fix:
+        replaceValue: '[{raw}, {raw}]'
+      """, dir.appendingPathComponent("rules/grow.yml"))
+    try write("{}\n", dir.appendingPathComponent("empty.yml"))
+    let payload = #"{"message": {"topic": "news", "data": {"k": ""# + String(repeating: "x", count: 100_000) + #""}}}"#
+    try write(payload, dir.appendingPathComponent("a.json"))
+    let run = try fcmlint(["--config", "empty.yml", "--rules", "rules", "--fix", "a.json"], in: dir)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let size = try Data(contentsOf: dir.appendingPathComponent("a.json")).count
+    XCTAssertLessThanOrEqual(size, Fixer.growthLimit(payload.utf8.count), "grew from \(payload.utf8.count) to \(size) bytes")
+    XCTAssertTrue(run.stderr.contains("fcmlint: note: a.json: data-is-string:"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("would grow past"), run.stderr)
+  }
+
+  func testInsertedLinesUseTheFilesLineEnding() throws {
+    let lines = ["{", "  \"message\": {", "    \"topic\": \"news\",", "    \"notification\": {\"title\": \"Hi\", \"image\": \"https://example.com/a.png\"},", "    \"apns\": {", "      \"headers\": {\"apns-priority\": \"10\"}", "    }", "  }", "}"]
+    for (name, newline) in [("LF", "\n"), ("CRLF", "\r\n"), ("CR", "\r")] {
+      let result = fixed(lines.joined(separator: newline) + newline)
+      let out = String(decoding: result.bytes, as: UTF8.self)
+      XCTAssertTrue(out.contains("\"mutable-content\": 1"), "\(name): \(out)")
+      let breaks = out.unicodeScalars.filter { $0 == "\n" || $0 == "\r" }
+      let expected = newline.unicodeScalars.count == 2 ? out.components(separatedBy: "\r\n").count - 1 : breaks.count
+      switch name {
+      case "LF": XCTAssertFalse(out.contains("\r"), name)
+      case "CR": XCTAssertFalse(out.contains("\n"), name)
+      default: XCTAssertEqual(breaks.count, expected * 2, "every break is CRLF")
+      }
+    }
+    // Mixed: the ending most lines use, not CRLF because one CR is there.
+    let mixed = lines.enumerated().map { $0.element + ($0.offset == 0 ? "\r\n" : "\n") }.joined()
+    XCTAssertEqual(String(decoding: fixed(mixed).bytes, as: UTF8.self).components(separatedBy: "\r\n").count, 2)
+  }
+
+  func testTheTTLFixWritesADurationNeverAnExponent() throws {
+    for (number, duration) in [("1e3", "\"1000s\""), ("1000.0", "\"1000s\""), ("2.5E+1", "\"25s\""), ("1e-9", "\"0.000000001s\""), ("1e-10", "1e-10")] {
+      let out = String(decoding: fixed(#"{"message": {"topic": "news", "android": {"ttl": \#(number)}}}"#).bytes, as: UTF8.self)
+      XCTAssertEqual(out, #"{"message": {"topic": "news", "android": {"ttl": \#(duration)}}}"#, number)
+    }
+  }
+
+  func testFixesKeepEveryByteTheyDoNotEdit() throws {
+    // Escapes in the key renamed, in the value next to it, in the topic whose prefix is dropped.
+    let text = #"{"message": {"topic": "\/topics\/caf\u00e9", "data": {"k\u00e9y": 1}, "apns": {"payload": {"aps": {"alert": "\u00e9\ud83d\ude00", "thread_id": "a\/b"}}}}}"#
+    let out = String(decoding: fixed(text).bytes, as: UTF8.self)
+    XCTAssertEqual(out, #"{"message": {"topic": "caf\u00e9", "data": {"k\u00e9y": "1"}, "apns": {"payload": {"aps": {"alert": "\u00e9\ud83d\ude00", "thread-id": "a\/b"}}}}}"#)
+  }
+
+  func testOneFileReachedTwiceIsFixedOnce() throws {
+    let dir = try temporaryDirectory()
+    let text = #"{"message": {"topic": "news", "data": {"n": 1}}}"#
+    try write(text, dir.appendingPathComponent("p/a.json"))
+    try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.json").path, withDestinationPath: "p/a.json")
+    try FileManager.default.linkItem(atPath: dir.appendingPathComponent("p/a.json").path, toPath: dir.appendingPathComponent("p/hard.json").path)
+    let run = try fcmlint(["--fix", "--format", "json", "p/a.json", "./p/a.json", "p", "link.json"], in: dir)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertTrue(run.stdout.contains(#""files":1,"#) && run.stdout.contains(#""fixed":1,"#), run.stdout)
+    XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("p/a.json"), encoding: .utf8), #"{"message": {"topic": "news", "data": {"n": "1"}}}"#)
+  }
+}
