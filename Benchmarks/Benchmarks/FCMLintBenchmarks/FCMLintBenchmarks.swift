@@ -22,6 +22,7 @@
 import Benchmark
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintWorkspace
 import Foundation
 
 // MARK: - Benchmarks
