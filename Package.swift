@@ -56,6 +56,7 @@ let package = Package(
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.
     .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+    .systemLibrary(name: "CExtendedAttributes", path: "Sources/CExtendedAttributes"),
     // Regular expressions matched in linear time, for rule patterns: no dependency at all.
     .target(name: "LinearRegex", swiftSettings: metadataAccessors),
     .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
@@ -68,7 +69,7 @@ let package = Package(
     .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
     // Everything that touches the file system: reading and walking files, the config file and
     // its discovery, ignore globs, limits, user rule folders, safe writes.
-    .target(name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "CExtendedAttributes"], swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
@@ -116,7 +117,7 @@ let package = Package(
       name: "FCMLintCLITests",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintCLI",
-        "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport",
+        "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
       ]),
   ]
 )

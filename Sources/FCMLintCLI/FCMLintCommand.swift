@@ -139,7 +139,9 @@ struct RuleSources: Equatable {
       config = try Config.load(text: text, file: configPath)
     }
     var ruleSet = try BuiltinPack.load()
-    for directory in config.ruleDirectories + rules { try ruleSet.addDirectory(directory) }
+    // A config's rule folders stay inside its folder; --rules names folders anywhere.
+    for directory in config.ruleDirectories { try ruleSet.addDirectory(directory, confinedTo: config.baseDirectory) }
+    for directory in rules { try ruleSet.addDirectory(directory) }
     try config.validate(against: ruleSet)
     return (ruleSet, config)
   }

@@ -116,12 +116,14 @@ public struct Config: Sendable {
     return limits
   }
 
-  /// Finds `.fcmlint.yml` in `directory` or the nearest ancestor.
+  /// Finds `.fcmlint.yml` in `directory` or the nearest ancestor. Whatever is there counts, a
+  /// FIFO or a link to a device included (reading it then fails with a clear error): skipping it
+  /// would silently apply a parent folder's config instead.
   public static func discover(from directory: String) -> String? {
     var current = directory
     while true {
       let candidate = Path.join(current, fileName)
-      if FileSystem.kind(candidate) == .file { return candidate }
+      if FileSystem.exists(candidate) { return candidate }
       let parent = Path.directory(of: current)
       if parent == current { return nil }
       current = parent

@@ -44,6 +44,19 @@ public enum FileSystem {
     return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
+  /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it cannot be.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Whether anything is at `path`, not following a last symbolic link (a dangling link exists).
+  public static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
   /// Why `stat(path)` fails, in words ("no such file or directory", "not a directory", ...).
   public static func statFailure(_ path: String) -> String {
     var info = stat()
@@ -160,7 +173,16 @@ public enum FileSystem {
     while let entry = readdir(handle) {
       // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
       // out would read past the end of readdir's buffer (AddressSanitizer found it).
-      let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
+      let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
+      guard let name = String(validatingCString: raw) else {
+        // A path is a String here, which cannot hold bytes that are not UTF-8: such a name could
+        // be neither opened nor shown. Said, not skipped in silence.
+        let shown = String(decoding: UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if include(shown) || entry.pointee.d_type == UInt8(DT_DIR) {
+          errors.append(IOError(path: (directory.hasSuffix("/") ? directory : directory + "/") + shown, message: "its name is not valid UTF-8 (shown with U+FFFD), which fcmlint cannot open; rename it"))
+        }
+        continue
+      }
       if name == "." || name == ".." { continue }
       names.append((name, entry.pointee.d_type == UInt8(DT_REG)))
     }
@@ -183,8 +205,9 @@ public enum FileSystem {
       }
       var entryInfo = stat()
       guard stat(path, &entryInfo) == 0 else {
-        // A dangling link or a file removed meanwhile: only worth a word when it would have been linted.
-        if include(name) { errors.append(IOError(path: path, message: errorText(errno))) }
+        // A dangling link or a file removed meanwhile: only worth a word when it would have been
+        // linted. A path too long to name (PATH_MAX) always is: what is below it is not walked.
+        if include(name) || errno == ENAMETOOLONG { errors.append(IOError(path: path, message: errorText(errno))) }
         continue
       }
       switch entryInfo.st_mode & S_IFMT {
@@ -316,6 +339,7 @@ public enum FileSystem {
     case EISDIR: return "is a directory"
     case ELOOP: return "too many levels of symbolic links"
     case ENOTDIR: return "not a directory"
+    case ENAMETOOLONG: return "the path is longer than the system allows (PATH_MAX), so it cannot be opened; not linted"
     default: return String(cString: strerror(code))
     }
   }

@@ -5,17 +5,21 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CExtendedAttributes
 
 /// Replaces a file's contents without ever leaving a half-written or mixed file: the new text goes
 /// to a temporary file in the same folder (same file system, so the rename is atomic), is synced,
-/// gets the original's permission bits (and owner, where allowed), and is renamed over the
-/// original only if the original still holds exactly what was read. A process killed at any
-/// moment leaves the original or the new text, never a mix; at worst a hidden temporary file
-/// (`.fcmlint-XXXXXX`) stays beside it.
+/// gets the original's permission bits, owner and group, and extended attributes (POSIX ACLs
+/// among them on Linux), and is renamed over the original only if the original still holds
+/// exactly what was read. A process killed at any moment leaves the original or the new text,
+/// never a mix; at worst a hidden temporary file (`.fcmlint-XXXXXX`) stays beside it.
 ///
 /// Refused, with the file left untouched: a read-only file (no write permission bit, or not
-/// writable by this user), a file that changed since it was read, and any failed write or sync
-/// (a full disk). A symbolic link is fixed through: its target is replaced and the link kept.
+/// writable by this user), a file with other hard links (the rename would leave them with the old
+/// text), a file whose owner, group or extended attributes this user cannot give the new one
+/// (another user's file, writable through its group), a file that changed since it was read,
+/// and any failed write or sync (a full disk). A symbolic link is fixed through: its target is
+/// replaced and the link kept.
 public enum SafeWriter {
   public struct Failure: Error, Sendable {
     public var path: String
@@ -53,6 +57,11 @@ public enum SafeWriter {
     if mode & 0o222 == 0 || access(target, W_OK) != 0 {
       return Failure(path: path, message: "is read-only; not fixed, left untouched")
     }
+    if info.st_nlink > 1 {
+      return Failure(
+        path: path,
+        message: "has \(info.st_nlink) hard links, which replacing it would split (the other names would keep the old text); not fixed, left untouched")
+    }
     let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
     // A short name of its own, so a file whose name is near the 255-byte limit can be fixed too.
     var template = Array("\(directory.isEmpty ? "/" : directory)/.fcmlint-XXXXXX".utf8CString)
@@ -75,9 +84,17 @@ public enum SafeWriter {
       offset += n
     }
     guard fchmod(fd, mode) == 0 else { return abandon("cannot keep the file's permissions (\(String(cString: strerror(errno)))); the file is unchanged") }
-    // Keep the owner when allowed (root fixing someone's file); otherwise the file becomes ours,
-    // as with any editor's save.
-    if info.st_uid != geteuid() || info.st_gid != getegid() { _ = fchown(fd, info.st_uid, info.st_gid) }
+    // The owner and group stay: a fix must not hand someone's file over to whoever ran it.
+    if info.st_uid != geteuid() || info.st_gid != getegid() {
+      guard fchown(fd, info.st_uid, info.st_gid) == 0 else {
+        return abandon("belongs to user \(info.st_uid), group \(info.st_gid), which a fixed copy made by this user cannot keep; not fixed, left untouched")
+      }
+      // chown clears the set-user and set-group bits: set the mode again.
+      guard fchmod(fd, mode) == 0 else { return abandon("cannot keep the file's permissions (\(String(cString: strerror(errno)))); the file is unchanged") }
+    }
+    if let problem = copyExtendedAttributes(from: target, to: fd) {
+      return abandon("cannot keep its extended attributes or ACL (\(problem)); not fixed, left untouched")
+    }
     guard io.sync(fd) == 0 else { return abandon("cannot sync (\(String(cString: strerror(errno)))); the file is unchanged") }
     close(fd)
     // The file must still be what was linted: another writer may have changed it meanwhile.
@@ -96,6 +113,34 @@ public enum SafeWriter {
       _ = fsync(directoryFD)
       close(directoryFD)
     }
+    return nil
+  }
+
+  /// Copies every extended attribute of `path` (on Linux, a POSIX ACL is the attribute
+  /// `system.posix_acl_access`) to the open file `fd`; what went wrong, or nil.
+  static func copyExtendedAttributes(from path: String, to fd: Int32) -> String? {
+    #if os(Linux)
+    let size = listxattr(path, nil, 0)
+    if size < 0 { return errno == ENOTSUP ? nil : String(cString: strerror(errno)) }
+    if size == 0 { return nil }
+    var names = [CChar](repeating: 0, count: size)
+    let listed = listxattr(path, &names, size)
+    guard listed >= 0 else { return String(cString: strerror(errno)) }
+    var start = 0
+    while start < listed {
+      let end = names[start..<listed].firstIndex(of: 0) ?? listed
+      let name = Array(names[start..<end]) + [0]
+      start = end + 1
+      let valueSize = getxattr(path, name, nil, 0)
+      guard valueSize >= 0 else { return String(cString: strerror(errno)) }
+      var value = [UInt8](repeating: 0, count: max(valueSize, 1))
+      let read = getxattr(path, name, &value, valueSize)
+      guard read >= 0 else { return String(cString: strerror(errno)) }
+      guard fsetxattr(fd, name, value, read, 0) == 0 else {
+        return "\(String(cString: name)): \(String(cString: strerror(errno)))"
+      }
+    }
+    #endif
     return nil
   }
 

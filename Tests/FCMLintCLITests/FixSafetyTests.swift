@@ -4,6 +4,7 @@ import FCMLintJSON
 import FCMLintRuleTestSupport
 import Foundation
 import XCTest
+import CExtendedAttributes
 
 /// Issue 13: fixes that broke the document. Each case below damaged a file before the fix pass
 /// was checked: two fixes creating one key, a fix feeding itself pass after pass, inserted lines
@@ -106,10 +107,94 @@ extension HostileInputTests {
     let text = #"{"message": {"topic": "news", "data": {"n": 1}}}"#
     try write(text, dir.appendingPathComponent("p/a.json"))
     try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.json").path, withDestinationPath: "p/a.json")
-    try FileManager.default.linkItem(atPath: dir.appendingPathComponent("p/a.json").path, toPath: dir.appendingPathComponent("p/hard.json").path)
     let run = try fcmlint(["--fix", "--format", "json", "p/a.json", "./p/a.json", "p", "link.json"], in: dir)
     XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
     XCTAssertTrue(run.stdout.contains(#""files":1,"#) && run.stdout.contains(#""fixed":1,"#), run.stdout)
     XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("p/a.json"), encoding: .utf8), #"{"message": {"topic": "news", "data": {"n": "1"}}}"#)
+  }
+
+  // MARK: What a fixed file keeps
+
+  func fixableFile(in dir: URL) throws -> (URL, String) {
+    let url = dir.appendingPathComponent("a.json")
+    let text = #"{"message": {"topic": "news", "data": {"n": 1}}}"#
+    try write(text, url)
+    return (url, text)
+  }
+
+  func testExtendedAttributesAndACLsAreKept() throws {
+    let dir = try temporaryDirectory()
+    let (url, _) = try fixableFile(in: dir)
+    let value = Array("kept".utf8)
+    guard setxattr(url.path, "user.fcmlint-test", value, value.count, 0) == 0 else {
+      throw XCTSkip("this file system has no user extended attributes (\(String(cString: strerror(errno))))")
+    }
+    let setfacl = ["/usr/bin/setfacl", "/bin/setfacl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    if let setfacl { XCTAssertEqual(try shell(setfacl, ["-m", "u:65534:rw", url.path]), 0) }
+    let aclBefore = attribute(url.path, "system.posix_acl_access")
+    let modeBefore = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+
+    let run = try fcmlint(["--fix", "a.json"], in: dir)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), #"{"message": {"topic": "news", "data": {"n": "1"}}}"#)
+    XCTAssertEqual(attribute(url.path, "user.fcmlint-test"), value)
+    XCTAssertEqual(attribute(url.path, "system.posix_acl_access"), aclBefore, "the ACL, named user and mask included")
+    XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int, modeBefore)
+    if setfacl == nil { throw XCTSkip("setfacl is not installed: the ACL part was not checked") }
+  }
+
+  func testAHardLinkedFileIsRefusedNotSplit() throws {
+    let dir = try temporaryDirectory()
+    let (url, text) = try fixableFile(in: dir)
+    try FileManager.default.linkItem(atPath: url.path, toPath: dir.appendingPathComponent("other-name.json").path)
+    let run = try fcmlint(["--fix", "a.json"], in: dir)
+    XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+    XCTAssertTrue(run.stderr.contains("a.json: has 2 hard links"), run.stderr)
+    for name in ["a.json", "other-name.json"] {
+      XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8), text, name)
+    }
+  }
+
+  func testTheOwnerIsKeptOrTheFixRefused() throws {
+    guard geteuid() == 0 else { throw XCTSkip("needs root to give files to another user") }
+    let dir = try temporaryDirectory()
+    XCTAssertEqual(chmod(dir.path, 0o777), 0)
+    // Root fixing another user's file: the file stays theirs.
+    let (url, text) = try fixableFile(in: dir)
+    XCTAssertEqual(chown(url.path, 65534, 65534), 0)
+    XCTAssertEqual(try fcmlint(["--fix", "a.json"], in: dir).status, 0)
+    var info = stat()
+    XCTAssertEqual(stat(url.path, &info), 0)
+    XCTAssertEqual([info.st_uid, info.st_gid], [65534, 65534])
+    // Another user fixing root's file, writable by all: refused, since the copy would be theirs.
+    try write(text, url)
+    XCTAssertEqual(chown(url.path, 0, 0), 0)
+    XCTAssertEqual(chmod(url.path, 0o666), 0)
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("no setpriv to drop privileges") }
+    let run = try fcmlint(
+      ["--fix", "a.json"], in: dir, launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+    if run.stderr.contains("setpriv:") { throw XCTSkip("setpriv cannot drop privileges here: \(run.stderr)") }
+    XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+    XCTAssertTrue(run.stderr.contains("belongs to user 0, group 0"), run.stderr)
+    XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), text)
+    XCTAssertEqual(stat(url.path, &info), 0)
+    XCTAssertEqual([info.st_uid, info.st_gid], [0, 0])
+  }
+
+  private func attribute(_ path: String, _ name: String) -> [UInt8]? {
+    let size = getxattr(path, name, nil, 0)
+    guard size >= 0 else { return nil }
+    var value = [UInt8](repeating: 0, count: max(size, 1))
+    let read = getxattr(path, name, &value, size)
+    return read >= 0 ? Array(value.prefix(read)) : nil
+  }
+
+  private func shell(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
   }
 }
