@@ -14,7 +14,10 @@ import Darwin
 /// `\` before any punctuation; anchors `^ $`; groups `(...)`, `(?:...)`; alternation `|`;
 /// quantifiers `* + ? {n} {n,} {n,m}` (a trailing `?` for laziness is accepted: it changes nothing
 /// when only asking whether a text matches); case-insensitive `(?i)` for the rest of a group and
-/// `(?i:...)`; lookahead `(?=...)` and `(?!...)`. Back-references and lookbehind are refused.
+/// `(?i:...)`; lookahead `(?=...)` and `(?!...)`, each answered for every position of the text
+/// in one backward pass when a search needs it (`Run.table`). Back-references and lookbehind are
+/// refused, and so is a pattern whose expanded program is longer than `maxInstructions`: the
+/// NFA's time is the program's length times the text's.
 ///
 /// Most patterns rules use are anchored and "one-pass" (at every character at most one way
 /// through the pattern can go on, as in `^(/topics/)?[A-Za-z0-9_.~%\-]{1,900}$`): those are
@@ -29,7 +32,7 @@ public struct LinearRegex: Sendable {
   }
 
   public let source: String
-  static let maxInstructions = 50_000
+  static let maxInstructions = 4_096
   /// What the pattern compiled to, behind one reference, so that copying a regex (rules hand
   /// theirs around by value on every check) costs one retain rather than one per array.
   let compiled: Compiled
@@ -51,6 +54,8 @@ public struct LinearRegex: Sendable {
     let onePass: OnePass?
     /// Compiled NFA programs: [0] is the pattern, [i + 1] its lookahead i.
     let nfa: [[Inst]]?
+    /// The lookaheads' programs reversed, by program (see `Run.table`).
+    let reversedNFA: [[Inst]]
 
     init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?) {
       self.prefilter = prefilter
@@ -59,6 +64,7 @@ public struct LinearRegex: Sendable {
       self.lookCount = lookCount
       self.onePass = onePass
       self.nfa = nfa
+      reversedNFA = Compiler.reversedLookaheads(tree, lookCount: lookCount)
     }
   }
 
@@ -82,7 +88,10 @@ public struct LinearRegex: Sendable {
     try SizeGuard.check(tree)
     source = pattern
     var onePass: OnePass? = nil
-    if fastPaths {
+    // The one-pass matcher asks a lookahead forward from where its one thread is: fine once,
+    // quadratic if a repetition brings the thread back to it at every character. Those go to
+    // the NFA, which answers lookaheads for all positions in one pass.
+    if fastPaths && !tree.repeatsALookahead {
       var compact = Compiler(lookCount: parser.lookCount, compactRuns: true)
       compact.compile(tree)
       onePass = OnePass(programs: compact.programs, classes: parser.classes)
@@ -120,17 +129,21 @@ public struct LinearRegex: Sendable {
     let input = UTF8Text(bytes: bytes)
     if let onePass = compiled.onePass { return onePass.matches(input) }
     if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
-    var run = Run(programs: compiled.nfa!, classes: compiled.classes, text: input)
+    var run = Run(programs: compiled.nfa!, reversed: compiled.reversedNFA, classes: compiled.classes, text: input)
     return run.search(program: 0, anchoredAt: nil)
   }
 
   /// Whether the pattern matches anywhere in `text`, on the NFA whatever the pattern (for tests).
-  func nfaMatches(_ text: String) -> Bool {
+  func nfaMatches(_ text: String) -> Bool { nfaSearch(text).matched }
+
+  /// `nfaMatches`, and the states the search visited (for tests).
+  func nfaSearch(_ text: String) -> (matched: Bool, work: Int) {
     var text = text
     let programs = nfaPrograms
     return text.withUTF8 { bytes in
-      var run = Run(programs: programs, classes: classes, text: UTF8Text(bytes: bytes))
-      return run.search(program: 0, anchoredAt: nil)
+      var run = Run(programs: programs, reversed: compiled.reversedNFA, classes: classes, text: UTF8Text(bytes: bytes))
+      let matched = run.search(program: 0, anchoredAt: nil)
+      return (matched, run.work)
     }
   }
 
@@ -138,7 +151,7 @@ public struct LinearRegex: Sendable {
   public func firstMatch(in scalars: [UInt32]) -> Range<Int>? {
     let programs = nfaPrograms
     return scalars.withUnsafeBufferPointer { buffer in
-      var run = Run(programs: programs, classes: classes, text: ScalarText(scalars: buffer))
+      var run = Run(programs: programs, reversed: compiled.reversedNFA, classes: classes, text: ScalarText(scalars: buffer))
       for start in 0...buffer.count {
         if let end = run.longest(program: 0, from: start) { return start..<end }
       }
@@ -242,6 +255,8 @@ public struct LinearRegex: Sendable {
     var count: Int { get }
     /// The scalar at `i` and the position after it.
     func scalar(at i: Int) -> (value: UInt32, next: Int)
+    /// The scalar that ends at `i` (`i` > 0) and the position where it starts.
+    func scalar(before i: Int) -> (value: UInt32, start: Int)
   }
 
   /// A string's UTF-8 bytes (valid UTF-8, as a Swift string's always are), decoded as they are
@@ -260,6 +275,12 @@ public struct LinearRegex: Sendable {
       let b3 = UInt32(bytes[i + 3]) & 0x3F
       return ((b0 & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, i + 4)
     }
+
+    @inline(__always) func scalar(before i: Int) -> (value: UInt32, start: Int) {
+      var start = i - 1
+      while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      return (scalar(at: start).value, start)
+    }
   }
 
   /// Unicode scalar values, one position each (for `firstMatch`, which answers in scalars).
@@ -267,6 +288,7 @@ public struct LinearRegex: Sendable {
     let scalars: UnsafeBufferPointer<UInt32>
     var count: Int { scalars.count }
     @inline(__always) func scalar(at i: Int) -> (value: UInt32, next: Int) { (scalars[i], i + 1) }
+    @inline(__always) func scalar(before i: Int) -> (value: UInt32, start: Int) { (scalars[i - 1], i - 1) }
   }
 
   // MARK: - Matching (NFA)
@@ -289,13 +311,53 @@ public struct LinearRegex: Sendable {
     let programs: [[Inst]]
     let classes: [CharSet]
     let text: T
-    /// Lookahead results per (program, position), which keep lookaheads linear.
-    var memo: [Int: Bool] = [:]
+    /// Each lookahead's program reversed (`reversed[i]` for program i; empty for program 0).
+    let reversed: [[Inst]]
+    /// For each lookahead program asked about, whether it matches from each text position,
+    /// worked out for all positions in one backward pass (see `table`): asking a lookahead at
+    /// every position by running it forward from there was quadratic.
+    var tables: [Int: [Bool]] = [:]
+    /// States visited, lookahead tables included: what the tests hold to a linear bound.
+    var work = 0
 
-    init(programs: [[Inst]], classes: [CharSet], text: T) {
+    init(programs: [[Inst]], reversed: [[Inst]], classes: [CharSet], text: T) {
       self.programs = programs
+      self.reversed = reversed
       self.classes = classes
       self.text = text
+    }
+
+    /// Whether lookahead program `p` matches a prefix of the text from each position: its
+    /// reversed program run backward from the end, a new thread started at every position (any
+    /// match end will do), and a position marked where a thread reaches the match. Linear: one
+    /// pass, each position's states once.
+    mutating func table(_ p: Int) -> [Bool] {
+      if let known = tables[p] { return known }
+      let program = reversed[p]
+      var result = [Bool](repeating: false, count: text.count + 1)
+      program.withUnsafeBufferPointer { prog in
+        StateSets.with(capacity: prog.count) { current, next, stack in
+          var pos = text.count
+          result[pos] = add(prog, 0, pos, &current, &stack)
+          while pos > 0 {
+            let (c, start) = text.scalar(before: pos)
+            next.clear()
+            var matched = false
+            for i in 0..<current.count {
+              let pc = current.items[i]
+              if case .char(let set) = prog[pc], classes[set].contains(c) {
+                if add(prog, pc + 1, start, &next, &stack) { matched = true }
+              }
+            }
+            if add(prog, 0, start, &next, &stack) { matched = true }
+            pos = start
+            result[pos] = matched
+            swap(&current, &next)
+          }
+        }
+      }
+      tables[p] = result
+      return result
     }
 
     /// Simulates `program`; with `anchoredAt` nil, a match may start anywhere. Returns whether
@@ -366,6 +428,7 @@ public struct LinearRegex: Sendable {
       var matched = false
       while let pc = stack.pop() {
         guard set.insert(pc) else { continue }
+        work += 1
         switch prog[pc] {
         case .char, .run: break
         case .match: matched = true
@@ -376,15 +439,7 @@ public struct LinearRegex: Sendable {
         case .atStart: if pos == 0 { stack.push(pc + 1) }
         case .atEnd: if pos == text.count { stack.push(pc + 1) }
         case .look(let sub, let negated):
-          let key = pos &* programs.count &+ sub
-          let found: Bool
-          if let known = memo[key] {
-            found = known
-          } else {
-            found = search(program: sub, anchoredAt: pos)
-            memo[key] = found
-          }
-          if found != negated { stack.push(pc + 1) }
+          if table(sub)[pos] != negated { stack.push(pc + 1) }
         }
       }
       return matched
@@ -747,7 +802,11 @@ public struct LinearRegex: Sendable {
       guard try measure(tree).lastEmit <= maxInstructions else { throw tooLarge }
     }
 
-    static var tooLarge: SyntaxError { SyntaxError(offset: 0, message: "the pattern is too large once its repetitions are expanded") }
+    static var tooLarge: SyntaxError {
+      SyntaxError(
+        offset: 0,
+        message: "the pattern is too large once its repetitions are expanded (more than \(maxInstructions) steps; each adds to the time of every string it is matched against)")
+    }
 
     /// The instructions `node` expands to, and the largest offset (from its start) at which the
     /// compiler begins a node inside it; lookaheads (compiled apart) are checked here.
@@ -1087,6 +1146,19 @@ public struct LinearRegex: Sendable {
   // MARK: - Parsing
 
   enum Node: Sendable {
+    /// Whether a lookahead sits inside a repetition that can take it more than once.
+    var repeatsALookahead: Bool {
+      func scan(_ node: Node, repeated: Bool) -> Bool {
+        switch node {
+        case .empty, .char, .atStart, .atEnd: return false
+        case .concat(let items), .alternation(let items): return items.contains { scan($0, repeated: repeated) }
+        case .repeated(let inner, _, let max): return scan(inner, repeated: repeated || max != 0 && max != 1)
+        case .look(let inner, _, _): return repeated || scan(inner, repeated: repeated)
+        }
+      }
+      return scan(self, repeated: false)
+    }
+
     case empty
     /// One character of `classes[n]`.
     case char(Int)
@@ -1359,6 +1431,37 @@ public struct LinearRegex: Sendable {
     /// Compiles the pattern; `SizeGuard` has checked that its expansion stays in bounds.
     mutating func compile(_ tree: Node) {
       programs[0] = program(for: tree)
+    }
+
+    /// Each lookahead's body reversed and compiled, by program number ([0] is empty): a
+    /// lookahead is matched for every position at once by running it backward (`Run.table`).
+    /// Reversing keeps zero-width tests as they are: `^`, `$` and a nested lookahead ask about
+    /// a position, whichever way the text is read.
+    static func reversedLookaheads(_ tree: Node, lookCount: Int) -> [[Inst]] {
+      var result = [[Inst]](repeating: [], count: lookCount + 1)
+      guard lookCount > 0 else { return result }
+      var compiler = Compiler(lookCount: lookCount, compactRuns: false)
+      func visit(_ node: Node) {
+        switch node {
+        case .empty, .char, .atStart, .atEnd: break
+        case .concat(let items), .alternation(let items): items.forEach(visit)
+        case .repeated(let inner, _, _): visit(inner)
+        case .look(let inner, _, let id):
+          if result[id + 1].isEmpty { result[id + 1] = compiler.program(for: reverse(inner)) }
+          visit(inner)
+        }
+      }
+      visit(tree)
+      return result
+    }
+
+    static func reverse(_ node: Node) -> Node {
+      switch node {
+      case .empty, .char, .atStart, .atEnd, .look: return node
+      case .concat(let items): return .concat(items.reversed().map(reverse))
+      case .alternation(let branches): return .alternation(branches.map(reverse))
+      case .repeated(let inner, let min, let max): return .repeated(reverse(inner), min: min, max: max)
+      }
     }
 
     mutating func program(for node: Node) -> [Inst] {
