@@ -76,8 +76,9 @@ public struct ReportHeader: Sendable {
 /// Renders a report as the lint goes: `begin` once, `write` for the diagnostics of each file (or
 /// each batch of a stream) in output order, `finish` with the run's summary. Formats whose syntax
 /// lets them write as they go (text, JSON, GitHub annotations) do; formats that must see
-/// everything first (SARIF, JUnit, Checkstyle) keep the diagnostics and file names, never the
-/// documents, and write at `finish`.
+/// everything first keep as little as they can: SARIF streams its results too (its rules are
+/// known at `begin`), Checkstyle holds one file's lines at a time, and JUnit holds its suites as
+/// text until `finish` (its root element counts them). None keeps a document.
 ///
 /// A new format is one file with a type conforming to this protocol, and its case in
 /// `OutputFormat` (its `--format` name and how to make it).
@@ -103,26 +104,23 @@ extension Formatter {
   }
 }
 
-/// For the formats that write at `finish`: the diagnostics and the files, in the order given.
-struct Gathered {
-  var diagnostics: [Diagnostic] = []
-  var files: [String] = []
-
-  mutating func add(_ diagnostics: [Diagnostic], files: [String]) {
-    self.diagnostics += diagnostics
-    self.files += files
+/// A batch's diagnostics by file, for the formats that group them: the files listed (clean ones
+/// included), then any other file a diagnostic names, in the order of first appearance.
+func groupedByFile(_ diagnostics: [Diagnostic], files: [String]) -> [(file: String, diagnostics: [Diagnostic])] {
+  var order = files
+  var index: [String: Int] = [:]
+  for (i, file) in files.enumerated() where index[file] == nil { index[file] = i }
+  var groups = [[Diagnostic]](repeating: [], count: files.count)
+  for d in diagnostics {
+    if let i = index[d.file] {
+      groups[i].append(d)
+    } else {
+      index[d.file] = order.count
+      order.append(d.file)
+      groups.append([d])
+    }
   }
-
-  /// The diagnostics by file, and every file: those listed, then any other a diagnostic names
-  /// (in the order of first appearance).
-  func byFile() -> (files: [String], diagnostics: [String: [Diagnostic]]) {
-    var byFile: [String: [Diagnostic]] = [:]
-    for d in diagnostics { byFile[d.file, default: []].append(d) }
-    var all = files
-    var listed = Set(files)
-    for d in diagnostics where listed.insert(d.file).inserted { all.append(d.file) }
-    return (all, byFile)
-  }
+  return zip(order, groups).map { ($0, $1) }
 }
 
 /// The formats `--format` accepts.

@@ -5,22 +5,16 @@ import FCMLintEngine
 /// (artifact URI relative to the working directory, 1-based region with its end, columns in UTF-16
 /// code units) and the JSON Pointer as a logical location.
 public struct SARIFFormatter: Formatter {
-  private var header = ReportHeader()
-  private var diagnostics: [Diagnostic] = []
+  private var ruleIndex: [String: Int] = [:]
+  private var wroteResult = false
 
   public init() {}
 
-  public mutating func begin(_ header: ReportHeader, to sink: any ReportSink) { self.header = header }
-
-  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
-    self.diagnostics += diagnostics
-  }
-
-  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+  /// The run's tool and rules, then the results as they come (the rules are known before any
+  /// file is linted), so a report never holds more than one file's results.
+  public mutating func begin(_ header: ReportHeader, to sink: any ReportSink) {
     let rules = header.rules.sorted { $0.id < $1.id }
-    var ruleIndex: [String: Int] = [:]
     for (i, r) in rules.enumerated() { ruleIndex[r.id] = i }
-
     var out = #"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"fcmlint""#
     if !header.toolVersion.isEmpty { out += ",\"version\":\(JSONText.quote(header.toolVersion))" }
     out += ",\"rules\":["
@@ -28,23 +22,34 @@ public struct SARIFFormatter: Formatter {
       "{\"id\":\(JSONText.quote(r.id)),\"shortDescription\":{\"text\":\(JSONText.quote(r.summary))},\"helpUri\":\(JSONText.quote(r.docs)),\"defaultConfiguration\":{\"level\":\"\(Self.level(r.severity))\"}}"
     }.joined(separator: ",")
     out += "]}},\"columnKind\":\"utf16CodeUnits\",\"results\":["
-    out += diagnostics.map { d in
-      var result = "{\"ruleId\":\(JSONText.quote(d.rule))"
-      if let index = ruleIndex[d.rule] { result += ",\"ruleIndex\":\(index)" }
-      result += ",\"level\":\"\(Self.level(d.severity))\",\"message\":{\"text\":\(JSONText.quote(d.message))}"
-      result += ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))}"
-      result += ",\"region\":{\"startLine\":\(d.start.line),\"startColumn\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column),\"byteOffset\":\(d.startOffset),\"byteLength\":\(d.endOffset - d.startOffset)}}"
-      result += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(JSONText.quote(d.pointer.isEmpty ? "/" : d.pointer)),\"kind\":\"value\"}]}]"
+    sink.write(out)
+  }
+
+  public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {
+    guard !diagnostics.isEmpty else { return }
+    var out = ""
+    for d in diagnostics {
+      if wroteResult { out += "," }
+      wroteResult = true
+      out += "{\"ruleId\":\(JSONText.quote(d.rule))"
+      if let index = ruleIndex[d.rule] { out += ",\"ruleIndex\":\(index)" }
+      out += ",\"level\":\"\(Self.level(d.severity))\",\"message\":{\"text\":\(JSONText.quote(d.message))}"
+      out += ",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))}"
+      out += ",\"region\":{\"startLine\":\(d.start.line),\"startColumn\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column),\"byteOffset\":\(d.startOffset),\"byteLength\":\(d.endOffset - d.startOffset)}}"
+      out += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(JSONText.quote(d.pointer.isEmpty ? "/" : d.pointer)),\"kind\":\"value\"}]}]"
       if let fix = d.fix {
         let replacements = fix.edits.map { e in
           "{\"deletedRegion\":{\"startLine\":\(e.startPosition.line),\"startColumn\":\(e.startPosition.column),\"endLine\":\(e.endPosition.line),\"endColumn\":\(e.endPosition.column)},\"insertedContent\":{\"text\":\(JSONText.quote(e.replacement))}}"
         }.joined(separator: ",")
-        result += ",\"fixes\":[{\"description\":{\"text\":\(JSONText.quote(fix.description))},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))},\"replacements\":[\(replacements)]}]}]"
+        out += ",\"fixes\":[{\"description\":{\"text\":\(JSONText.quote(fix.description))},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":\(JSONText.quote(Self.uri(d.file)))},\"replacements\":[\(replacements)]}]}]"
       }
-      return result + "}"
-    }.joined(separator: ",")
-    out += "]}]}\n"
+      out += "}"
+    }
     sink.write(out)
+  }
+
+  public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
+    sink.write("]}]}\n")
   }
 
   static func level(_ severity: Severity) -> String {

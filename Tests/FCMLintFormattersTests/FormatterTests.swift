@@ -33,6 +33,20 @@ final class FormatterTests: XCTestCase {
       toolVersion: "0.1.0")
   }()
 
+  /// Issue 13: with --ndjson, SARIF, JUnit and Checkstyle held every diagnostic (about 60 times
+  /// the stream). Now only JUnit waits for the end, and it keeps text, not diagnostics: every
+  /// other format has written a file's diagnostics once the next file comes.
+  func testStreamingFormatsWriteBeforeTheEnd() {
+    for format in OutputFormat.allCases where format != .junit {
+      var formatter = format.formatter()
+      let sink = StringSink()
+      formatter.begin(ReportHeader(rules: report.rules, toolVersion: report.toolVersion), to: sink)
+      formatter.write([report.diagnostics[0]], files: [report.files[0]], to: sink)
+      formatter.write([report.diagnostics[1]], files: [report.files[1]], to: sink)
+      XCTAssertTrue(sink.text.contains("100%"), "\(format.rawValue) held the first file's diagnostic: \(sink.text)")
+    }
+  }
+
   /// Every format written file by file (as the CLI streams) gives the report written at once.
   func testWritingFileByFileEqualsTheWholeReport() {
     for format in OutputFormat.allCases {
