@@ -35,3 +35,72 @@ if precommit try-repo "$repo" fcmlint --files bad.json > "$work/bad.log" 2>&1; t
 fi
 grep -q "json-syntax" "$work/bad.log" || { cat "$work/bad.log"; echo "pre-commit test: FAILED: no json-syntax diagnostic"; exit 1; }
 echo "pre-commit test: bad payload fails with json-syntax: ok"
+
+# An app's repository, as users have them (issue 14): ordinary JSON files of every common tool,
+# templates with placeholders in several syntaxes, and a folder of fragments whose sender adds
+# the token. Its first commit must pass; a template with one real mistake must fail it.
+cd "$work"
+git init -q app && cd app
+git config user.email ci@example.invalid && git config user.name ci
+mkdir -p .vscode templates fragments src
+printf '{"name": "app", "version": "1.0.0", "scripts": {"test": "jest"}, "dependencies": {"firebase-admin": "^12.0.0"}}\n' > package.json
+printf '{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {}}\n' > package-lock.json
+printf '{\n  // strict mode\n  "compilerOptions": {"strict": true, "target": "es2022",},\n  "include": ["src"],\n}\n' > tsconfig.json
+printf '{"hosting": {"public": "dist"}, "functions": {"source": "functions"}}\n' > firebase.json
+printf '{\n  "editor.formatOnSave": true, // on save\n  "files.exclude": {"**/.git": true},\n}\n' > .vscode/settings.json
+printf '{"name": "acme/app", "require": {"php": ">=8.1"}}\n' > composer.json
+# The sender adds the target to every fragment.
+printf 'fragment: true\n' > .fcmlint.yml
+cat > templates/order-shipped.mustache.json <<'JSON'
+{
+  "message": {
+    "token": "{{deviceToken}}",
+    "notification": {
+      "title": "Your order {{orderId}} has shipped",
+      "image": "https://cdn.example.com/orders/{{orderId}}/map.png"
+    },
+    "android": {"ttl": "{{ttl}}", "notification": {"color": "{{brandColor}}", "image": "https://cdn.example.com/orders/{{orderId}}/map.png"}},
+    "apns": {
+      "headers": {"apns-priority": "{{apnsPriority}}"},
+      "payload": {"aps": {"mutable-content": 1, "badge": {{badge}}}},
+      "fcm_options": {"image": "https://cdn.example.com/orders/{{orderId}}/map.png"}
+    }
+  }
+}
+JSON
+cat > templates/sale.gotmpl.json <<'JSON'
+{
+  "message": {
+    "topic": "{{.Topic}}",
+    "notification": {"title": "{{.Title}}", "body": "{{ .Body }}"},
+    "android": {"priority": "{{.Priority}}"}
+  }
+}
+JSON
+cat > templates/news.jinja.json <<'JSON'
+{
+  "message": {
+    "condition": "'{{ region }}' in topics && 'news' in topics",
+    "notification": {"title": "{{ headline }}"},
+    "webpush": {"headers": {"Urgency": "{{ urgency }}", "TTL": "${TTL_SECONDS}"}}
+  }
+}
+JSON
+printf '{"notification": {"title": "Sale", "body": "Today only"}, "android": {"priority": "high"}}\n' > fragments/sale.json
+printf '{"data": {"kind": "sync"}, "apns": {"payload": {"aps": {"content-available": 1}}, "headers": {"apns-priority": "5", "apns-push-type": "background"}}}\n' > fragments/sync.json
+git add -A
+
+echo "pre-commit test: an app's repository (package.json, tsconfig.json, templates, fragments)..."
+if precommit try-repo "$repo" fcmlint --all-files > "$work/app.log" 2>&1; then
+  echo "pre-commit test: the app's first commit passes"
+else
+  cat "$work/app.log"; echo "pre-commit test: FAILED: the app's first commit did not pass"; exit 1
+fi
+# One real mistake in a template's literal part: Apple's key misspelled.
+sed 's/"mutable-content"/"mutable_content"/' templates/order-shipped.mustache.json > templates/broken.json
+git add templates/broken.json
+if precommit try-repo "$repo" fcmlint --files templates/broken.json > "$work/app-bad.log" 2>&1; then
+  cat "$work/app-bad.log"; echo "pre-commit test: FAILED: the template with a mistake passed"; exit 1
+fi
+grep -q "apns-aps-key" "$work/app-bad.log" || { cat "$work/app-bad.log"; echo "pre-commit test: FAILED: no apns-aps-key diagnostic"; exit 1; }
+echo "pre-commit test: the template with a mistake fails with apns-aps-key: ok"

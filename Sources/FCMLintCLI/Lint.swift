@@ -40,6 +40,10 @@ extension LintSettings {
     },
     .flag("--fix", "Fix what can be fixed mechanically and write the files (standard input: print the fixed document).") { $0.fix = true },
     .flag("--fix-dry-run", "Print the fixes as a unified diff; write nothing.") { $0.fixDryRun = true },
+    .flag("--fix-only", "Fix what can be fixed and report nothing that remains; exit 0 unless a file cannot be read or written (format-on-save, fix hooks).") {
+      $0.fixOnly = true
+    },
+    .flag("--exit-zero", "Report as usual, but exit 0 even with errors (exit 2 for usage, config and I/O failures stays).") { $0.exitZero = true },
     .flag("--ndjson", "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.") { $0.ndjson = true },
     .value(
       "--input", "<kind>",
@@ -83,6 +87,8 @@ struct LintSettings: Equatable {
   var jobs: Int? = nil
   var fix = false
   var fixDryRun = false
+  var fixOnly = false
+  var exitZero = false
   var ndjson = false
   var input: String? = nil
   var fragment = false
@@ -110,7 +116,8 @@ extension LintSettings {
     }
     if paths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read only once") }
     if let stdinFilename, stdinFilename.isEmpty { throw UsageError("--stdin-filename needs a name") }
-    if fix && fixDryRun { throw UsageError("--fix and --fix-dry-run exclude each other") }
+    if (fix || fixOnly) && fixDryRun { throw UsageError("--fix\(fixOnly ? "-only" : "") and --fix-dry-run exclude each other") }
+    if ndjson && fixOnly { throw UsageError("--ndjson streams are linted, not fixed") }
     if ndjson && (fix || fixDryRun) { throw UsageError("--ndjson streams are linted, not fixed") }
     if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     do {
@@ -142,7 +149,19 @@ extension LintSettings {
     return limits
   }
 
+  /// Which diagnostics the reports show.
+  var shown: ReportWriter.Shown {
+    if fixOnly { return .none(hiddenBy: "--fix-only") }
+    return quiet ? .errors(hiddenBy: "--quiet") : .all
+  }
+
   func run() throws {
+    var settings = self
+    if fixOnly { settings.fix = true }
+    try settings.runSettled()
+  }
+
+  private func runSettled() throws {
     let (ruleSet, config) = try ruleSources.loadOrReport()
     var options = Linter.Options()
     options.input = input.flatMap(InputKind.init(rawValue:))
@@ -200,7 +219,7 @@ extension LintSettings {
     let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
     let report: ReportWriter
     if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
-      report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), quiet: quiet)
+      report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
       lintAll(linted, linter, limits) { place, result in report.add(result, at: place) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
@@ -215,7 +234,7 @@ extension LintSettings {
       // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
       if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
       report = ReportWriter(
-        reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), quiet: quiet)
+        reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), shown: shown)
       for place in linted.indices { report.add(results[place], at: place) }
     }
     let summary = report.summary
@@ -223,11 +242,14 @@ extension LintSettings {
     ioErrors += report.finish()
     for (name, note) in report.refusedFixes { Console.err("fcmlint: note: \(TextFormatter.printable(name)): \(note)\n") }
     if verbose {
+      let names = report.lintedNames
+      Console.err("fcmlint: linted \(names.count) \(names.count == 1 ? "file" : "files")\(names.isEmpty ? "" : ": ")\(names.map(TextFormatter.printable).joined(separator: ", "))\n")
       for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(reason)\n") }
     }
     for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
 
     if !ioErrors.isEmpty { throw StatusError(status: .failure) }
+    if exitZero || fixOnly { return }
     if summary.errors > 0 { throw StatusError(status: .problems) }
     if let maxWarnings, summary.warnings > maxWarnings {
       Console.err("fcmlint: \(summary.warnings) warnings, more than --max-warnings \(maxWarnings)\n")
@@ -241,10 +263,16 @@ extension LintSettings {
     reports.map { format, destination in
       if destination == "-" {
         let color = format == .text && Console.wantsColor && !toStandardError
-        return ReportOutput(formatter: format.formatter(color: color), sink: ConsoleSink(fd: toStandardError ? 2 : 1), file: nil)
+        return ReportOutput(formatter: formatter(format, color: color), sink: ConsoleSink(fd: toStandardError ? 2 : 1), file: nil)
       }
-      return ReportOutput(formatter: format.formatter(), sink: StringSink(), file: destination)
+      return ReportOutput(formatter: formatter(format, color: false), sink: StringSink(), file: destination)
     }
+  }
+
+  private func formatter(_ format: OutputFormat, color: Bool) -> any Formatter {
+    guard fixDryRun, var text = format.formatter(color: color) as? TextFormatter else { return format.formatter(color: color) }
+    text.dryRun = true
+    return text
   }
 
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).

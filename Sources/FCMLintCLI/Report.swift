@@ -24,8 +24,15 @@ struct ReportOutput {
 final class ReportWriter: Sendable {
   private let state: Locked<State>
 
-  init(_ outputs: sending [ReportOutput], header: ReportHeader, names: [String], quiet: Bool) {
-    var state = State(outputs: outputs, names: names, quiet: quiet)
+  /// Which diagnostics a report shows; the others are counted as hidden, by the option named.
+  enum Shown {
+    case all
+    case errors(hiddenBy: String)
+    case none(hiddenBy: String)
+  }
+
+  init(_ outputs: sending [ReportOutput], header: ReportHeader, names: [String], shown: Shown) {
+    var state = State(outputs: outputs, names: names, shown: shown)
     for i in state.outputs.indices { state.outputs[i].formatter.begin(header, to: state.outputs[i].sink) }
     self.state = Locked(state)
   }
@@ -40,6 +47,9 @@ final class ReportWriter: Sendable {
 
   /// The errors met reading or fixing files, with their places.
   var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
+
+  /// The files linted (read, and FCM documents), in output order.
+  var lintedNames: [String] { state.withLock { $0.lintedNames } }
 
   /// Fixes not applied, in output order, with their files.
   var refusedFixes: [(name: String, note: String)] { state.withLock { $0.refusedFixes } }
@@ -60,7 +70,7 @@ final class ReportWriter: Sendable {
     var outputs: [ReportOutput]
     /// The name of each place in the output.
     let names: [String]
-    let quiet: Bool
+    let shown: Shown
     /// Results that came before those of earlier places.
     var waiting: [Int: LintSettings.Result] = [:]
     var next = 0
@@ -71,11 +81,12 @@ final class ReportWriter: Sendable {
     var errors: [(place: Int, error: FileSystem.IOError)] = []
     var skipped: [(name: String, reason: String)] = []
     var refusedFixes: [(name: String, note: String)] = []
+    var lintedNames: [String] = []
 
-    init(outputs: [ReportOutput], names: [String], quiet: Bool) {
+    init(outputs: [ReportOutput], names: [String], shown: Shown) {
       self.outputs = outputs
       self.names = names
-      self.quiet = quiet
+      self.shown = shown
     }
 
     mutating func add(_ result: LintSettings.Result, at place: Int) {
@@ -96,7 +107,19 @@ final class ReportWriter: Sendable {
       }
       if result.read {
         summary.fixed += result.fixed
-        let diagnostics = quiet ? result.diagnostics.filter { $0.severity == .error } : result.diagnostics
+        let diagnostics: [Diagnostic]
+        switch shown {
+        case .all:
+          diagnostics = result.diagnostics
+        case .errors(let option):
+          diagnostics = result.diagnostics.filter { $0.severity == .error }
+          summary.hidden += result.diagnostics.count - diagnostics.count
+          summary.hiddenBy = option
+        case .none(let option):
+          diagnostics = []
+          summary.hidden += result.diagnostics.count
+          summary.hiddenBy = option
+        }
         if let current {
           self.current = current + diagnostics
           merged = true
@@ -111,6 +134,7 @@ final class ReportWriter: Sendable {
       merged = false
       let counts = Summary(diagnostics: diagnostics)
       summary.files += 1
+      lintedNames.append(names[place])
       summary.errors += counts.errors
       summary.warnings += counts.warnings
       summary.infos += counts.infos

@@ -73,6 +73,10 @@ public struct Summary: Sendable, Equatable {
   public var fixed = 0
   /// Files read but not linted: they are not FCM documents (`DocumentClassifier`).
   public var skipped = 0
+  /// Diagnostics found but not shown (`--quiet` hides all but errors, `--fix-only` all), and
+  /// the option that hid them; not counted above.
+  public var hidden = 0
+  public var hiddenBy = ""
 
   public init(files: Int = 0, diagnostics: [Diagnostic] = []) {
     self.files = files

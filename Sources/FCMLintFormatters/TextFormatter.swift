@@ -9,6 +9,8 @@ public struct TextFormatter: Formatter {
   /// Whether the summary says how many problems `--fix` would fix (not for streams, which are
   /// never fixed).
   public var mentionsFixes = true
+  /// `--fix-dry-run`: the fixes were not written, so they "would be fixed".
+  public var dryRun = false
   private var fixable = 0
 
   public init(color: Bool = false, unit: String = "file") {
@@ -31,7 +33,8 @@ public struct TextFormatter: Formatter {
 
   public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
     var line = Self.summaryLine(summary, unit: unit)
-    if summary.fixed > 0 { line += "; \(summary.fixed) fixed" }
+    if summary.fixed > 0 { line += dryRun ? "; \(summary.fixed) would be fixed" : "; \(summary.fixed) fixed" }
+    if summary.hidden > 0 { line += "; \(summary.hidden) more hidden by \(summary.hiddenBy)" }
     if summary.skipped > 0 {
       line += "; \(summary.skipped) \(summary.skipped == 1 ? "file" : "files") skipped, not FCM documents (--verbose lists them)"
     }

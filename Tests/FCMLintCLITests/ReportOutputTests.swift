@@ -23,7 +23,7 @@ final class ReportOutputTests: XCTestCase {
     let sink = SharedSink()
     let writer = ReportWriter(
       [ReportOutput(formatter: TextFormatter(), sink: sink, file: nil)], header: ReportHeader(),
-      names: ["a.json", "a.json", "b.json", "c.json", "d.json"], quiet: false)
+      names: ["a.json", "a.json", "b.json", "c.json", "d.json"], shown: .all)
     writer.add(LintSettings.Result(diagnostics: [diagnostic("b.json", line: 1, .warning)]), at: 2)
     writer.add(LintSettings.Result(diagnostics: [diagnostic("a.json", line: 5)]), at: 0)
     XCTAssertEqual(sink.text, "", "a.json waits for its second result, b.json for a.json")

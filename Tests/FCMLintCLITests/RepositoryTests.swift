@@ -55,6 +55,7 @@ extension CLITests {
     XCTAssertEqual(
       run.stderr.split(separator: "\n").map(String.init),
       [
+        "fcmlint: linted 1 file: payloads/welcome.json",
         #"fcmlint: skipped .vscode/settings.json: not an FCM document: it is not valid JSON, and its keys ("editor.formatOnSave") are not those of an FCM message"#,
         #"fcmlint: skipped package.json: not an FCM document: its keys ("name", "version", "scripts", ...) are not those of an FCM message"#,
         #"fcmlint: skipped tsconfig.json: not an FCM document: it is not valid JSON, and its keys ("compilerOptions") are not those of an FCM message"#,
@@ -132,5 +133,43 @@ extension CLITests {
     let bad = try fcmlint(["fragments/sale.json"], in: root)
     XCTAssertEqual(bad.status, 2)
     XCTAssertTrue(bad.stderr.contains(".fcmlint.yml:1:11"), bad.stderr)
+  }
+}
+
+/// Habits of a linter's command line (issue 16, item 5).
+extension CLITests {
+  func testExitZeroReportsButExitsZero() throws {
+    let run = try fcmlint(["--exit-zero", Self.repo("corpus/invalid")])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertTrue(run.stdout.contains("error:"), run.stdout)
+    // Usage and I/O failures still exit 2.
+    XCTAssertEqual(try fcmlint(["--exit-zero", "missing.json"]).status, 2)
+  }
+
+  func testFixOnlyFixesAndReportsNothingThatRemains() throws {
+    let root = try temporaryDirectory()
+    // One fixable problem (a number in data), one that is not (a malformed topic).
+    try write(#"{"message": {"topic": "a b", "data": {"n": 1}}}"#, to: root.appendingPathComponent("m.json"))
+    let run = try fcmlint(["--fix-only", "m.json"], in: root)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("m.json"), encoding: .utf8), #"{"message": {"topic": "a b", "data": {"n": "1"}}}"#)
+    XCTAssertEqual(run.stdout, "no problems in 1 file; 1 fixed; 1 more hidden by --fix-only\n")
+    XCTAssertEqual(try fcmlint(["--fix-only", "--fix-dry-run", "m.json"], in: root).status, 2)
+  }
+
+  func testDryRunSaysWouldBeFixedAndQuietSaysWhatItHid() throws {
+    let root = try temporaryDirectory()
+    try write(#"{"message": {"topic": "news", "data": {"n": 1}, "notification": {"title": "Hi", "image": "http://example.com/a.png"}}}"#, to: root.appendingPathComponent("m.json"))
+    let dry = try fcmlint(["--fix-dry-run", "m.json"], in: root)
+    XCTAssertTrue(dry.stdout.hasSuffix("; 1 would be fixed\n"), dry.stdout)
+    let quiet = try fcmlint(["--quiet", "m.json"], in: root)
+    XCTAssertTrue(quiet.stdout.hasSuffix("in 1 file; 1 more hidden by --quiet; 1 fixable with --fix\n"), quiet.stdout)
+    XCTAssertFalse(quiet.stdout.contains("warning:"), quiet.stdout)
+  }
+
+  func testVerboseListsTheFilesLinted() throws {
+    let root = try appRepository()
+    let run = try fcmlint(["--verbose", "payloads/welcome.json", "payloads/broken.json", "package.json"], in: root)
+    XCTAssertTrue(run.stderr.contains("fcmlint: linted 2 files: payloads/broken.json, payloads/welcome.json\n"), run.stderr)
   }
 }
