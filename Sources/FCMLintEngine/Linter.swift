@@ -37,6 +37,9 @@ public struct Linter: Sendable {
     public var maxStringLength: Int = JSONParser.Options.defaultMaxStringLength
     /// What the files hold; nil detects it per file.
     public var input: InputKind? = nil
+    /// The placeholders a template may hold (`.fcmlint.yml`'s `placeholders:`); an empty list
+    /// reads every file as plain JSON.
+    public var placeholders: PlaceholderSyntax = .default
     public init() {}
   }
 
@@ -82,7 +85,7 @@ public struct Linter: Sendable {
 
   /// Lints one document; `file` names it in the diagnostics.
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
-    switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth, maxStringLength: options.maxStringLength)) {
+    switch parse(bytes) {
     case .failure(let error):
       let locator = SourceLocator(bytes: bytes)
       let end = min(bytes.count, error.offset + characterLength(bytes, at: error.offset))
@@ -90,10 +93,22 @@ public struct Linter: Sendable {
         file: file, message: error.message, start: locator.position(of: error.offset), end: locator.position(of: end),
         startOffset: error.offset, endOffset: end
       ).map { [$0] } ?? []
-    case .success(var document):
-      document.mount = (options.input ?? InputKind.detect(document)).mount
+    case .success(let document):
       return lint(document: document, file: file)
     }
+  }
+
+  /// Parses a file as `lint(bytes:file:)` reads it: a file with a placeholder opener is read as a
+  /// template (unquoted placeholders, control tags between members, `JSONDocument.templates`).
+  public func parse(_ bytes: [UInt8]) -> Result<JSONDocument, JSONSyntaxError> {
+    let syntax = options.placeholders
+    let templated = syntax.mayOccur(in: bytes)
+    let parsed = JSONParser.parse(bytes, options: JSONParser.Options(
+      maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, templateTags: templated ? syntax.templateTags : nil))
+    guard case .success(var document) = parsed else { return parsed }
+    document.mount = (options.input ?? InputKind.detect(document)).mount
+    if templated { document.templates = syntax.marks(document) }
+    return .success(document)
   }
 
   /// A diagnostic of the syntax rule (as configured: its severity, or nil when it is off), for a
@@ -128,7 +143,8 @@ public struct Linter: Sendable {
     // document, and most find nothing.
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
-    var context = FunctionContext(document: document, given: JSONDocument.root, scratch: LintScratch())
+    let templated = document.templates != nil
+    var context = FunctionContext(document: document, given: JSONDocument.root, scratch: templated ? templateScratch(document) : LintScratch())
     // A rule's slots are numbered together, so its nodes are consecutive in `order`.
     var k = 0
     while k < order.count {
@@ -138,6 +154,15 @@ public struct Linter: Sendable {
         let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
         k += 1
         context.given = node
+        if templated {
+          if !rule.when.isEmpty, plan.whenHoldsInTemplate(rule, context) != true { continue }
+          for check in rule.then {
+            for finding in plan.checks[Int(check)].evaluateInTemplate(at: node, context).findings {
+              found.append((ruleIndex, check - rule.then.lowerBound, finding, node))
+            }
+          }
+          continue
+        }
         if !rule.when.isEmpty, !plan.whenHolds(rule, context) { continue }
         for check in rule.then {
           plan.checks[Int(check)].run(at: node, context, rule: ruleIndex, check: check - rule.then.lowerBound, into: &found)
@@ -182,6 +207,15 @@ public struct Linter: Sendable {
     }
     diagnostics.sort(by: Diagnostic.ordered)
     return diagnostics
+  }
+
+  /// A scratch that renders the template's samples when a check needs them.
+  private func templateScratch(_ document: JSONDocument) -> LintScratch {
+    LintScratch(render: {
+      TemplateSamples.texts.compactMap { sample in
+        TemplateSamples.render(document, with: sample) { bytes in try? self.parse(bytes).get() }
+      }
+    })
   }
 
   static func describe(_ action: FixAction, _ values: [String: String]) -> String {

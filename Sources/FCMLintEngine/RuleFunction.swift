@@ -56,6 +56,14 @@ public struct FunctionContext {
 final class LintScratch {
   /// Schema walks by where they started: the node and the type it was read as.
   var schemaTraces: [(node: NodeID, type: ObjectIdentifier, trace: SchemaTrace)] = []
+  /// For a template with partly placeholder strings: its sample renderings (`TemplateSamples`),
+  /// made when a check first needs them, each with its own scratch.
+  var renderings: [FunctionContext]? = nil
+  var render: (() -> [JSONDocument])? = nil
+
+  init(render: (() -> [JSONDocument])? = nil) {
+    self.render = render
+  }
 }
 
 /// One problem a function found.
@@ -67,6 +75,9 @@ public struct Finding: Sendable {
   public var values: [String: String]
   /// A byte range inside the node to report instead of the whole value (a position inside a string).
   public var range: Range<Int>? = nil
+  /// The finding depends on what a template's placeholders will be (two images, one of them a
+  /// placeholder, may differ): never reported, and a `when` condition it decides is undecided.
+  public var uncertain = false
 
   public init(node: NodeID, atKey: Bool = false, values: [String: String] = [:]) {
     self.node = node

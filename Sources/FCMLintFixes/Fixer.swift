@@ -24,9 +24,9 @@ public struct Fixer: Sendable {
     var diagnostics = linter.lint(bytes: bytes, file: file)
     // A fix must never turn a parseable file into an unparseable one. Asked of the parser, not of
     // the syntax rule's diagnostics: a config may turn that rule off.
-    let parserOptions = JSONParser.Options(maxDepth: linter.options.maxDepth, maxStringLength: linter.options.maxStringLength)
+    // The linter's own parse, so a template reads as it is linted.
     func parses(_ bytes: [UInt8]) -> Bool {
-      if case .success = JSONParser.parse(bytes, options: parserOptions) { return true }
+      if case .success = linter.parse(bytes) { return true }
       return false
     }
     let originalParses = parses(original)

@@ -26,12 +26,16 @@ public struct JSONParser {
     /// file (escapes count as written, quotes not).
     public var maxStringLength: Int
 
+    /// Template tags to accept (see `TemplateTags`); nil reads strict JSON.
+    public var templateTags: TemplateTags?
+
     public static let defaultMaxDepth = 512
     public static let defaultMaxStringLength = 1 << 20
 
-    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int = Options.defaultMaxStringLength) {
+    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int = Options.defaultMaxStringLength, templateTags: TemplateTags? = nil) {
       self.maxDepth = maxDepth
       self.maxStringLength = maxStringLength
+      self.templateTags = templateTags
     }
   }
 
@@ -46,16 +50,19 @@ public struct JSONParser {
     bytes.withUnsafeBufferPointer { buffer in
       do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
     }
-    if let failure {
+    if var failure {
       parser.nodeBuffer.deallocate()
+      if let tags = options.templateTags { failure = templateFailure(failure, bytes, tags) }
       return .failure(failure)
     }
     // The member table finds the duplicate keys as it is built; only a document whose table is
     // abandoned (a hostile one) needs the separate search. The document takes over the nodes'
     // buffer (no copy) and deallocates it.
-    return .success(JSONDocument(
+    var document = JSONDocument(
       bytes: bytes, nodeBuffer: parser.nodeBuffer, nodeCount: parser.nodeCount, memberCount: parser.memberCount,
-      findDuplicateKeys: { parser.findDuplicateKeys() }))
+      findDuplicateKeys: { parser.findDuplicateKeys() })
+    document.controlTags = parser.controlTags
+    return .success(document)
   }
 
   private let bytes: [UInt8]
@@ -69,6 +76,8 @@ public struct JSONParser {
   private var nodeCount = 0
   /// How many nodes are object members (have a key).
   private var memberCount = 0
+  /// The template control tags skipped so far.
+  private var controlTags: [Range<Int>] = []
 
   private init(bytes: [UInt8], options: Options) {
     self.bytes = bytes
@@ -130,6 +139,12 @@ public struct JSONParser {
       var opensContainer = false
       switch c {
       case UInt8(ascii: "{"):
+        if let tags = options.templateTags, let tag = tags.scan(buf, pos) {
+          guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
+          kind = .placeholder
+          pos = tag.end
+          break
+        }
         kind = .object
         opensContainer = true
         pos += 1
@@ -149,6 +164,12 @@ public struct JSONParser {
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
       default:
+        if let tags = options.templateTags, let tag = tags.scan(buf, pos) {
+          guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
+          kind = .placeholder
+          pos = tag.end
+          break
+        }
         throw unexpectedValueStart(buf, pos, inArray: stack.last.map { !$0.isObject } ?? false)
       }
 
@@ -178,6 +199,7 @@ public struct JSONParser {
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
+        if let tags = options.templateTags { skipControlTags(buf, &pos, tags) }
         guard pos < n else { throw endOfInput(stack, pos, expectingValue: kind == .array) }
         if kind == .object {
           if buf[pos] != UInt8(ascii: "}") {
@@ -213,6 +235,8 @@ public struct JSONParser {
           let comma = pos
           pos += 1
           skipWhitespace(buf, &pos)
+          // A block that wraps the last members may leave their comma before the closer.
+          if let tags = options.templateTags, skipControlTags(buf, &pos, tags), pos < n, buf[pos] == closer { continue }
           if pos < n, buf[pos] == closer {
             throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
           }
@@ -222,6 +246,7 @@ public struct JSONParser {
           }
           continue valueLoop
         }
+        if let tags = options.templateTags, skipControlTags(buf, &pos, tags) { continue }
         if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
@@ -230,6 +255,33 @@ public struct JSONParser {
         throw JSONSyntaxError(offset: pos, message: "expected ',' or '\(Character(UnicodeScalar(closer)))' \(what), found \(describe(buf, pos))")
       }
     }
+  }
+
+  /// Skips control tags (and the white space after each) at `pos`; returns whether there were any.
+  @discardableResult
+  private mutating func skipControlTags(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, _ tags: TemplateTags) -> Bool {
+    var skipped = false
+    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind == .control {
+      controlTags.append(pos..<tag.end)
+      pos = tag.end
+      skipWhitespace(buf, &pos)
+      skipped = true
+    }
+    return skipped
+  }
+
+  /// A syntax error at a template tag, said plainly: only blocks around whole members or
+  /// elements can be read without the template's values.
+  private static func templateFailure(_ failure: JSONSyntaxError, _ bytes: [UInt8], _ tags: TemplateTags) -> JSONSyntaxError {
+    let found: (end: Int, kind: TemplateTags.Kind)? = bytes.withUnsafeBufferPointer { buf in
+      failure.offset < buf.count ? tags.scan(buf, failure.offset) : nil
+    }
+    guard let found else { return failure }
+    let tag = String(decoding: bytes[failure.offset..<min(found.end, failure.offset + 60)], as: UTF8.self)
+    let what = found.kind == .control ? "template block \(tag)" : "placeholder \(tag)"
+    return JSONSyntaxError(
+      offset: failure.offset,
+      message: "\(what) is not around whole members or elements, so the template cannot be read without its values: lint the rendered output with --vars FILE")
   }
 
   /// Parses `"key"` and the `:` after it; `pos` ends after the colon.

@@ -27,7 +27,8 @@ struct AtLeastOne: RuleFunction {
       path.forEachNode(in: document, from: context.given) { id in
         if found { return }
         // A string's length without decoding it: empty exactly when the literal is `""`.
-        found = nonEmptyString ? (document.kind(id) == .string && document[id].end - document[id].start > 2) : document.kind(id) != .null
+        // A template's placeholder is a value of the right type, so it counts as set.
+        found = nonEmptyString ? (document.kind(id) == .string && document[id].end - document[id].start > 2) || document.isUnknown(id) : document.kind(id) != .null
       }
     }
     if found { return [] }

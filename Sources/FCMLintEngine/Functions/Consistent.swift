@@ -26,13 +26,16 @@ struct Consistent: RuleFunction {
     let document = context.document
     let differing = values.filter { !Self.sameString($0, expected, document) }
     guard !differing.isEmpty else { return [] }
-    let expectedText = document.string(expected)!
+    let expectedText = document.string(expected) ?? document.rawText(expected)
     let pointer = document.pointer(expected)
     return differing.map { value in
-      Finding(node: value, values: [
-        "detail": "'\(document.string(value)!)' differs from '\(expectedText)' at \(pointer)",
+      var finding = Finding(node: value, values: [
+        "detail": "'\(document.string(value) ?? document.rawText(value))' differs from '\(expectedText)' at \(pointer)",
         "expected": expectedText, "expectedPointer": pointer,
       ])
+      // A template's placeholder may be any image: two different texts may still be one image.
+      finding.uncertain = document.isUnknown(value) || document.isUnknown(expected)
+      return finding
     }
   }
 
@@ -51,14 +54,14 @@ struct Consistent: RuleFunction {
     for i in paths.indices {  // by index: a `for path in` copy retained each path
       paths[i].forEachNode(in: document, from: base) { id in
         // A node two paths reach (`fcm_options` and `fcmOptions` both find either spelling) is one value.
-        if document.kind(id) == .string, !values.contains(id) { values.append(id) }
+        if Self.comparable(id, document), !values.contains(id) { values.append(id) }
       }
     }
     var reference: NodeID? = nil
     self.reference?.forEachNode(in: document, from: base) { id in
       if reference == nil { reference = id }
     }
-    if let reference, document.kind(reference) == .string { return (values, reference) }
+    if let reference, Self.comparable(reference, document) { return (values, reference) }
     guard values.count >= 2 else { return nil }
     // The most common value, the first in `paths` order on a tie (a handful of values: count pairs).
     var best = 0, expected = values[0]
@@ -70,6 +73,12 @@ struct Consistent: RuleFunction {
       }
     }
     return (values, expected)
+  }
+
+  /// A string, or a template's unquoted placeholder (which may be any string).
+  private static func comparable(_ id: NodeID, _ document: JSONDocument) -> Bool {
+    let kind = document.kind(id)
+    return kind == .string || kind == .placeholder
   }
 
   /// Whether two string nodes hold equal Strings. Identical bytes without escapes are equal, and

@@ -49,9 +49,12 @@ struct ExactlyOne: RuleFunction {
     guard present.count > 1 else { return [] }
     let names = present.compactMap { document.key($0) }.joined(separator: ", ")
     return present.dropFirst().map { extra in
-      Finding(node: extra, atKey: true, values: [
+      var finding = Finding(node: extra, atKey: true, values: [
         "detail": "only one of \(list) may be set, found \(names)", "fields": list, "present": names,
       ])
+      // Members in a template block ({{#if topic}}) may not be rendered together.
+      finding.uncertain = document.isConditional(extra) || document.isConditional(present[0])
+      return finding
     }
   }
 }

@@ -103,7 +103,8 @@ struct SchemaCheck: RuleFunction {
       i += 1
       switch step.tag {
       case .notObject:
-        guard check == .types else { continue }
+        // A template's placeholder stands for a value of the right type.
+        guard check == .types, !document.isUnknown(step.node) else { continue }
         let type = type(of: step)
         findings.append(Finding(node: step.node, values: [
           "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
@@ -118,7 +119,7 @@ struct SchemaCheck: RuleFunction {
           i = Int(step.end)
         } else if !step.repeated {
           value(step, trace, document, &findings)
-        } else if step.kind != .array {
+        } else if step.kind != .array && !document.isUnknown(step.node) {
           typeError(step.node, field(of: step), type(of: step), "a list", document, &findings)
         }
       case .element:
@@ -158,6 +159,7 @@ struct SchemaCheck: RuleFunction {
     default: return
     }
     let id = step.node, kind = step.kind
+    if document.isUnknown(id) { return }
     func typeError(_ expected: String, _ findings: inout [Finding]) {
       self.typeError(id, field(of: step), type(of: step), expected, document, &findings)
     }

@@ -1,0 +1,212 @@
+import FCMLintJSON
+import LinearRegex
+
+/// The placeholder syntaxes of message templates (`{{name}}`, `${NAME}`...), as regular
+/// expressions (LinearRegex syntax; `.fcmlint.yml`'s `placeholders:` replaces them). A document
+/// whose text has one is linted as a template: see `TemplateMarks` and the rules' `templates:` key.
+public struct PlaceholderSyntax: Sendable {
+  /// Mustache and Handlebars (`{{name}}`, `{{{name}}}`, `{{ name.path }}`, `{{#if x}}`), Go
+  /// templates (`{{.Name}}`), Jinja (`{{ name }}`, `{% if %}`), shell and CI variables (`${NAME}`,
+  /// `$(name)`).
+  public static let defaultPatterns = [
+    #"\{\{\{[^{}]*\}\}\}"#,
+    #"\{\{[^{}]*\}\}"#,
+    #"\{%[^%]*%\}"#,
+    #"\$\{[^{}]*\}"#,
+    #"\$\([^()]*\)"#,
+  ]
+  public static let `default` = try! PlaceholderSyntax(patterns: defaultPatterns)
+
+  /// A pattern of the list that is not a supported regular expression.
+  public struct PatternError: Error, Sendable {
+    public var index: Int
+    public var error: LinearRegex.SyntaxError
+  }
+
+  public let patterns: [String]
+  /// Every pattern, anchored: does a placeholder start here?
+  private let anchored: LinearRegex?
+  /// Bytes a placeholder may start with (every pattern starts with a literal), or nil for any.
+  private let firstBytes: [UInt8]?
+  /// The default list is found by its openers (`{{`, `{%`, `${`, `$(`) without the regex.
+  private let defaultOpeners: Bool
+  /// A template's placeholders are in short values; longer strings are read as written, so a
+  /// hostile file cannot make the search long.
+  static let longestSearchedString = 4096
+  /// How far a placeholder may reach.
+  static let longestPlaceholder = 512
+
+  public init(patterns: [String]) throws(PatternError) {
+    self.patterns = patterns
+    for (index, pattern) in patterns.enumerated() {
+      do { _ = try LinearRegex(pattern) } catch { throw PatternError(index: index, error: error) }
+    }
+    anchored = patterns.isEmpty ? nil : try? LinearRegex("^(?:" + patterns.map { "(?:\($0))" }.joined(separator: "|") + ")")
+    var first: [UInt8] = []
+    for pattern in patterns {
+      guard let byte = Self.literalFirstByte(pattern) else {
+        first = []
+        break
+      }
+      if !first.contains(byte) { first.append(byte) }
+    }
+    firstBytes = first.isEmpty ? nil : first
+    defaultOpeners = patterns == Self.defaultPatterns
+  }
+
+  public var isEmpty: Bool { patterns.isEmpty }
+
+  /// The literal byte a pattern starts with (`\{` or `$`), if it starts with one.
+  private static func literalFirstByte(_ pattern: String) -> UInt8? {
+    let bytes = Array(pattern.utf8)
+    guard let c = bytes.first, c < 0x80 else { return nil }
+    if c == UInt8(ascii: "\\") { return bytes.count > 1 && !isLetterOrDigit(bytes[1]) ? bytes[1] : nil }
+    // A punctuation literal that no quantifier follows.
+    if isLetterOrDigit(c) || "^$.[(|*+?{".utf8.contains(c) { return nil }
+    if bytes.count > 1, "*?{".utf8.contains(bytes[1]) { return nil }
+    return c
+  }
+
+  private static func isLetterOrDigit(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+  }
+
+  /// Whether `bytes` may hold a placeholder. Files without one pay for this scan only.
+  public func mayOccur(in bytes: [UInt8]) -> Bool {
+    if patterns.isEmpty { return false }
+    guard defaultOpeners else { return true }
+    return bytes.withUnsafeBufferPointer { buf in
+      var i = 0
+      let n = buf.count
+      while i + 1 < n {
+        let b = buf[i]
+        if b == UInt8(ascii: "{") {
+          let next = buf[i + 1]
+          if next == UInt8(ascii: "{") || next == UInt8(ascii: "%") { return true }
+        } else if b == UInt8(ascii: "$") {
+          let next = buf[i + 1]
+          if next == UInt8(ascii: "{") || next == UInt8(ascii: "(") { return true }
+        }
+        i += 1
+      }
+      return false
+    }
+  }
+
+  /// The end of the placeholder that starts at `offset` of `buf`, if one does.
+  func match(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+    guard let anchored, offset < buf.count else { return nil }
+    if let firstBytes, !firstBytes.contains(buf[offset]) { return nil }
+    // Scalars of the window, and the byte offset each starts at.
+    var scalars: [UInt32] = [], starts: [Int] = []
+    var decoder = UTF8()
+    var iterator = UnsafeBufferPointer(rebasing: buf[offset..<min(buf.count, offset + Self.longestPlaceholder * 4)]).makeIterator()
+    var at = offset
+    while scalars.count < Self.longestPlaceholder, case .scalarValue(let scalar) = decoder.decode(&iterator) {
+      scalars.append(scalar.value)
+      starts.append(at)
+      at += UTF8.width(scalar)
+    }
+    starts.append(at)
+    guard let range = anchored.firstMatch(in: scalars), range.lowerBound == 0, range.upperBound > 0 else { return nil }
+    return starts[range.upperBound]
+  }
+
+  /// The placeholders in `range` of `buf` (a string's contents), as byte ranges.
+  func placeholders(_ buf: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Range<Int>] {
+    guard range.count <= Self.longestSearchedString else { return [] }
+    var found: [Range<Int>] = []
+    var i = range.lowerBound
+    while i < range.upperBound {
+      if let end = match(UnsafeBufferPointer(rebasing: buf[..<range.upperBound]), at: i) {
+        found.append(i..<end)
+        i = end
+      } else {
+        i += 1
+      }
+    }
+    return found
+  }
+
+  /// How the parser reads tags outside strings: a control tag (a section, a block, a comment, a
+  /// partial) is skipped between members; any other placeholder is a value.
+  public var templateTags: TemplateTags {
+    let syntax = self
+    return TemplateTags { buf, offset in
+      guard let end = syntax.match(buf, at: offset) else { return nil }
+      return (end, Self.isControl(UnsafeBufferPointer(rebasing: buf[offset..<end])) ? .control : .value)
+    }
+  }
+
+  /// Whether a tag opens, continues or closes a block, or outputs nothing a value could be.
+  static func isControl(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
+    if tag.count >= 2, tag[0] == UInt8(ascii: "{"), tag[1] == UInt8(ascii: "%") { return true }
+    var inner = Substring(String(decoding: tag, as: UTF8.self))
+    while let c = inner.first, c == "{" || c == "$" || c == "(" { inner = inner.dropFirst() }
+    while let c = inner.first, c == "-" || c == "~" || c == " " || c == "\t" { inner = inner.dropFirst() }
+    guard let first = inner.first else { return false }
+    if "#/^!>".contains(first) { return true }
+    let word = inner.prefix { $0.isLetter }
+    return ["else", "end", "if", "range", "with", "define", "block", "break", "continue", "each", "unless"].contains(String(word))
+  }
+
+  /// The placeholders of a parsed document, or nil when it has none.
+  public func marks(_ document: JSONDocument) -> TemplateMarks? {
+    var marks = TemplateMarks()
+    document.bytes.withUnsafeBufferPointer { buf in
+      for id in 0..<NodeID(document.nodeCount) {
+        let node = document[id]
+        if node.keyStart >= 0, !placeholders(buf, in: Int(node.keyStart) + 1..<Int(node.keyEnd) - 1).isEmpty {
+          marks.keys.insert(id)
+        }
+        switch node.kind {
+        case .placeholder: marks.unknown.insert(id)
+        case .string:
+          let contents = Int(node.start) + 1..<Int(node.end) - 1
+          let found = placeholders(buf, in: contents)
+          if found.isEmpty { break }
+          if found.count == 1, found[0] == contents {
+            marks.unknown.insert(id)
+          } else {
+            marks.partial[id] = found
+          }
+        default: break
+        }
+      }
+    }
+    return marks.isEmpty ? nil : marks
+  }
+}
+
+/// The sample texts a string's placeholders are replaced with to check what its literal parts
+/// decide: a check reports a partly placeholder string only when it reports every rendering.
+/// Each is a value some check accepts (a file name with an extension, a scheme, a colour, a
+/// number), so a literal part that is fine in one rendering is not reported.
+enum TemplateSamples {
+  static let texts = ["x", "", "1", "0", "ff", "ffffff", "x.png", "https", "a-b"]
+  /// The rendering whose findings are reported (the one of "x", which reads most naturally).
+  static let wording = 0
+
+  /// The document with every placeholder of its partly placeholder strings replaced by `sample`,
+  /// parsed as `parse` does; nil if it does not parse to the same nodes.
+  static func render(_ document: JSONDocument, with sample: String, parse: ([UInt8]) -> JSONDocument?) -> JSONDocument? {
+    guard let templates = document.templates else { return nil }
+    let ranges = templates.partial.values.flatMap { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+    let bytes = document.bytes
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var at = 0
+    for range in ranges {
+      out += bytes[at..<range.lowerBound]
+      out += sample.utf8
+      at = range.upperBound
+    }
+    out += bytes[at...]
+    guard var rendered = parse(out), rendered.nodeCount == document.nodeCount else { return nil }
+    rendered.mount = document.mount
+    var marks = templates
+    marks.partial = [:]
+    rendered.templates = marks
+    return rendered
+  }
+}

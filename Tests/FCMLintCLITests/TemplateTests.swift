@@ -1,0 +1,190 @@
+import FCMLintCLI
+import FCMLintEngine
+import FCMLintJSON
+import FCMLintRuleTestSupport
+import FCMLintTestSupport
+import Foundation
+import XCTest
+
+/// Templates (README "Templates"): a value that is a placeholder is of the right type and not
+/// known yet; what the literal parts decide is still checked.
+final class TemplateTests: XCTestCase {
+  lazy var linter = Linter(rules: builtinRules())
+
+  func lint(_ text: String, _ linter: Linter? = nil) -> [Diagnostic] {
+    (linter ?? self.linter).lint(bytes: Array(text.utf8), file: "t.json")
+  }
+
+  func problems(_ text: String) -> [String] {
+    lint(text).filter { $0.severity != .info }.map { "\($0.rule) \($0.pointer)" }
+  }
+
+  /// Each default syntax, as a function from a name to the placeholder.
+  static let syntaxes: [(String, @Sendable (String) -> String)] = [
+    ("mustache", { "{{\($0)}}" }),
+    ("mustache spaced path", { "{{ payload.\($0) }}" }),
+    ("handlebars raw", { "{{{\($0)}}}" }),
+    ("go", { "{{.\($0.prefix(1).uppercased() + $0.dropFirst())}}" }),
+    ("jinja", { "{{ \($0) }}" }),
+    ("shell upper", { "${\($0.uppercased())}" }),
+    ("shell", { "${\($0)}" }),
+    ("make", { "$(\($0))" }),
+  ]
+
+  /// A template where every value is a placeholder `p` (numbers unquoted, as templates write them).
+  static func template(_ p: (String) -> String, target: String = "token") -> String {
+    """
+    {
+      "message": {
+        "\(target)": "\(p(target))",
+        "notification": {"title": "\(p("title"))", "body": "\(p("body"))", "image": "\(p("imageUrl"))"},
+        "data": {"orderId": "\(p("orderId"))", "count": \(p("count")), "meta": \(p("meta"))},
+        "android": {
+          "priority": "\(p("priority"))", "ttl": "\(p("ttl"))", "collapse_key": "\(p("collapse"))",
+          "notification": {"color": "\(p("color"))", "image": "\(p("imageUrl"))", "channel_id": "\(p("channel"))",
+            "visibility": "\(p("visibility"))", "notification_count": \(p("n")), "click_action": "\(p("click"))"}
+        },
+        "apns": {
+          "headers": {"apns-priority": "\(p("prio"))", "apns-push-type": "\(p("pushType"))", "apns-expiration": "\(p("exp"))",
+            "apns-collapse-id": "\(p("collapse"))"},
+          "payload": {"aps": {"alert": {"title": "\(p("title"))", "body": "\(p("body"))"}, "badge": \(p("badge")),
+            "sound": "\(p("sound"))", "mutable-content": 1, "interruption-level": "\(p("level"))", "relevance-score": \(p("score"))},
+            "deeplink": "\(p("link"))"},
+          "fcm_options": {"image": "\(p("appleImage"))"}
+        },
+        "webpush": {
+          "headers": {"TTL": "\(p("ttl"))", "Urgency": "\(p("urgency"))", "Topic": "\(p("topic"))"},
+          "notification": {"icon": "\(p("icon"))", "badge": "\(p("badge"))", "image": "\(p("imageUrl"))"},
+          "fcm_options": {"link": "\(p("link"))"}
+        }
+      }
+    }
+    """
+  }
+
+  func testEveryValueAPlaceholderGetsNoProblem() {
+    for (name, p) in Self.syntaxes {
+      XCTAssertEqual(problems(Self.template(p)), [], name)
+      XCTAssertEqual(problems(Self.template(p, target: "topic")), [], "\(name), topic")
+      XCTAssertEqual(problems(Self.template(p, target: "condition")), [], "\(name), condition")
+    }
+  }
+
+  /// One real mistake in a literal part is still reported, at its pointer.
+  func testMistakesInLiteralPartsAreStillReported() {
+    for (name, p) in Self.syntaxes {
+      let clean = Self.template(p)
+      // Each mistake, and everything it must report (a missing "mutable-content" too, for the first).
+      let mistakes: [(String, String, [String])] = [
+        ("\"mutable-content\": 1", "\"mutable_content\": 1", [
+          "apns-image-mutable-content /message/apns/payload/aps", "apns-aps-key /message/apns/payload/aps/mutable_content",
+        ]),
+        ("\"Urgency\":", "\"image\": \"\(p("img"))\", \"Urgency\":", ["webpush-image-header /message/webpush/headers/image"]),
+        (", \"mutable-content\": 1", "", ["apns-image-mutable-content /message/apns/payload/aps"]),
+        ("\"body\": \"\(p("body"))\", \"image\"", "\"body\": \"\(p("body"))\", \"imageUrl\"", ["unknown-field /message/notification/imageUrl"]),
+        ("\"notification\": {\"title\"", "\"topic\": \"\(p("topic"))\", \"notification\": {\"title\"", ["target-exactly-one /message/topic"]),
+      ]
+      for (from, to, expected) in mistakes {
+        XCTAssertEqual(clean.components(separatedBy: from).count, 2, "\(name): \(from)")
+        XCTAssertEqual(problems(clean.replacingOccurrences(of: from, with: to)), expected, name)
+      }
+    }
+  }
+
+  /// A string with literal parts keeps what they decide.
+  func testPartlyPlaceholderStrings() {
+    func image(_ url: String) -> String { #"{"message": {"token": "t", "notification": {"title": "Hi", "image": "\#(url)"}, "apns": {"payload": {"aps": {"mutable-content": 1}}}}}"# }
+    XCTAssertEqual(problems(image("http://{{host}}/a.png")), ["image-url-https /message/notification/image"])
+    XCTAssertEqual(problems(image("https://cdn.example.com/{{id}}.png")), [])
+    XCTAssertEqual(problems(image("https://cdn.example.com/{{id}}")), [])
+    XCTAssertEqual(problems(image("https://cdn.example.com/{{id}}.txt")), ["image-extension /message/notification/image"])
+    XCTAssertEqual(problems(image("ftp://{{host}}/a.png")), ["image-url /message/notification/image"])
+    func condition(_ text: String) -> String { #"{"message": {"condition": "\#(text)"}}"# }
+    XCTAssertEqual(problems(condition("'{{t}}' in topics && 'x' in topics")), [])
+    XCTAssertEqual(problems(condition("'{{t}}' in topics &&")), ["condition-syntax /message/condition"])
+    XCTAssertEqual(problems(#"{"message": {"topic": "/topics/{{t}}"}}"#), ["topic-name /message/topic"])
+    XCTAssertEqual(problems(#"{"message": {"topic": "news-{{lang}}"}}"#), [])
+    XCTAssertEqual(problems(##"{"message": {"token": "t", "android": {"ttl": "{{days}}s", "notification": {"color": "#{{hex}}"}}}}"##), [])
+    XCTAssertEqual(problems(#"{"message": {"token": "t", "android": {"notification": {"color": "{{c}}ff"}}}}"#), ["android-color /message/android/notification/color"])
+    // The message quotes the template, not a sample rendering.
+    let https = lint(image("http://{{host}}/a.png")).first { $0.rule == "image-url-https" }
+    XCTAssertTrue(https?.message.contains("http://{{host}}/a.png") == true, https?.message ?? "")
+  }
+
+  /// The same image: equal placeholder text is one image; different placeholders, or a
+  /// placeholder and a literal URL, may be one image and are not reported.
+  func testImageConsistency() {
+    func images(_ a: String, _ b: String) -> [String] {
+      problems(#"{"message": {"token": "t", "notification": {"image": "\#(a)"}, "android": {"notification": {"image": "\#(b)"}}}}"#)
+    }
+    XCTAssertEqual(images("{{img}}", "{{img}}"), [])
+    XCTAssertEqual(images("{{img}}", "{{other}}"), [])
+    XCTAssertEqual(images("{{img}}", "https://example.com/a.png"), [])
+    XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/{{id}}.png"), [])
+    XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/{{id}}.jpg"), ["image-consistency /message/android/notification/image"])
+    XCTAssertEqual(images("https://a.example.com/x.png", "https://b.example.com/x.png"), ["image-consistency /message/android/notification/image"])
+  }
+
+  /// An unquoted placeholder is a value, and every position after it stays exact.
+  func testUnquotedPlaceholderKeepsLaterPositions() throws {
+    let text = """
+    {"message": {"token": "{{token}}",
+      "apns": {"payload": {"aps": {"badge": {{badge}}, "sound": {{{sound}}}, "mutable_content": 1}}},
+      "data": {{{json data}}}}}
+    """
+    let found = lint(text)
+    XCTAssertEqual(found.map(\.rule), ["apns-aps-key"])
+    let diagnostic = try XCTUnwrap(found.first)
+    XCTAssertEqual("\(diagnostic.start)", "2:74")
+    XCTAssertEqual(diagnostic.pointer, "/message/apns/payload/aps/mutable_content")
+  }
+
+  /// Control blocks around whole members are skipped like white space, their branches never
+  /// rendered together; anywhere else they are one clear diagnostic.
+  func testControlBlocks() {
+    let handlebars = """
+      {"message": {
+        {{#if topic}}"topic": "{{topic}}",{{else}}"token": "{{token}}",{{/if}}
+        "data": { {{#each data}}"{{@key}}": "{{this}}",{{/each}} },
+        "apns": {"payload": {"aps": {"mutable_content": 1}}}
+      }}
+      """
+    XCTAssertEqual(problems(handlebars), ["apns-aps-key /message/apns/payload/aps/mutable_content"])
+    let jinja = """
+      {"message": {"token": "{{ token }}",
+        {% if image %}"notification": {"image": "{{ image }}"},{% endif %}
+        "android": {"priority": {{ priority }}}}}
+      """
+    XCTAssertEqual(problems(jinja), [])
+    let go = """
+      {"message": {"token": "{{.Token}}",
+        {{- if .Image }}
+        "android": {"notification": {"image": "{{ .Image }}"}},
+        {{- end }}
+        "apns": {"headers": {"apns-priority": {{.Prio}}}}}}
+      """
+    XCTAssertEqual(problems(go), [])
+    let inValue = #"{"message": {"token": "t", "android": {"priority": {{#if hi}}"high"{{else}}"normal"{{/if}}}}}"#
+    let found = lint(inValue)
+    XCTAssertEqual(found.map(\.rule), ["json-syntax"])
+    XCTAssertTrue(found.first?.message.contains("lint the rendered output with --vars") == true, found.first?.message ?? "")
+  }
+
+  /// `placeholders: []` (an empty list) reads every file as plain JSON.
+  func testNoPlaceholdersReadsPlainJSON() throws {
+    var options = Linter.Options()
+    options.placeholders = try PlaceholderSyntax(patterns: [])
+    let plain = Linter(rules: builtinRules(), options: options)
+    XCTAssertEqual(lint(#"{"message": {"token": "t", "android": {"ttl": "{{ttl}}"}}}"#, plain).map(\.rule), ["android-ttl"])
+    XCTAssertEqual(lint(#"{"message": {"token": "t", "data": {"n": {{n}}}}}"#, plain).map(\.rule), ["json-syntax"])
+  }
+
+  /// A custom list: only its syntax is a placeholder.
+  func testCustomPlaceholders() throws {
+    var options = Linter.Options()
+    options.placeholders = try PlaceholderSyntax(patterns: [#"%[a-z_]+%"#])
+    let custom = Linter(rules: builtinRules(), options: options)
+    XCTAssertEqual(lint(#"{"message": {"token": "t", "android": {"ttl": "%ttl%"}}}"#, custom).map(\.rule), [])
+    XCTAssertEqual(lint(#"{"message": {"token": "t", "android": {"ttl": "{{ttl}}"}}}"#, custom).map(\.rule), ["android-ttl"])
+  }
+}
