@@ -139,6 +139,7 @@ extension LintSettings {
     let limits = try self.limits(over: config.limits)  // checked by validate()
     options.maxDepth = limits.maxDepth
     options.maxStringLength = limits.maxStringLength
+    options.placeholders = config.placeholders
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
     ProcessLifetime.keep(linter)
 
