@@ -40,6 +40,8 @@ public struct Linter: Sendable {
     /// The placeholders a template may hold (`.fcmlint.yml`'s `placeholders:`); an empty list
     /// reads every file as plain JSON.
     public var placeholders: PlaceholderSyntax = .default
+    /// Sample values to render templates with before linting them (`--vars`; see `TemplateVariables`).
+    public var variables: TemplateVariables? = nil
     public init() {}
   }
 
@@ -83,8 +85,14 @@ public struct Linter: Sendable {
   private let givenTrie: GivenTrie
   private let slotRules: [Int32]
 
-  /// Lints one document; `file` names it in the diagnostics.
+  /// Lints one document; `file` names it in the diagnostics. With `options.variables`, a
+  /// template is rendered with them first (see `lint(bytes:file:variables:)`).
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
+    if let variables = options.variables { return lint(bytes: bytes, file: file, variables: variables) }
+    return lintAsWritten(bytes: bytes, file: file)
+  }
+
+  func lintAsWritten(bytes: [UInt8], file: String) -> [Diagnostic] {
     switch parse(bytes) {
     case .failure(let error):
       let locator = SourceLocator(bytes: bytes)

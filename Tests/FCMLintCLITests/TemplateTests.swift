@@ -187,4 +187,74 @@ final class TemplateTests: XCTestCase {
     XCTAssertEqual(lint(#"{"message": {"token": "t", "android": {"ttl": "%ttl%"}}}"#, custom).map(\.rule), [])
     XCTAssertEqual(lint(#"{"message": {"token": "t", "android": {"ttl": "{{ttl}}"}}}"#, custom).map(\.rule), ["android-ttl"])
   }
+
+  // MARK: - --vars
+
+  func variables(_ yaml: String) throws -> TemplateVariables { TemplateVariables(try DataValue.parse(yaml: yaml, file: "vars.yml")) }
+
+  /// The rendering is linted with every check; each diagnostic points into the template, one
+  /// inside a rendered value at its placeholder.
+  func testVarsRenderAndPointIntoTheTemplate() throws {
+    let template = """
+      {
+        "message": {
+          "token": "{{token}}",
+          {{#if image}}
+          "notification": {"title": "{{title}}", "image": "{{image}}"},
+          {{else}}
+          "notification": {"title": "{{title}}"},
+          {{/if}}
+          "android": {"ttl": "{{ttl}}", "priority": "{{ priority }}"},
+          "apns": {"payload": {"aps": {"badge": {{badge}}, "mutable-content": 1}}},
+          "data": {{{json data}}},
+          "webpush": {"notification": {"icon": "{{missing}}"}}
+        }
+      }
+      """
+    let vars = try variables("token: abc\ntitle: Hi\nimage: http://cdn.example.com/a.png\nbadge: 3\nttl: 3600\npriority: urgent\ndata: {a: 1}\n")
+    let found = linter.lint(bytes: Array(template.utf8), file: "t.json", variables: vars)
+    XCTAssertEqual(found.map { "\($0.rule) \($0.start) \($0.pointer)" }, [
+      "image-url-https 5:53 /message/notification/image",
+      "android-ttl 9:24 /message/android/ttl",
+      "enum-value 9:47 /message/android/priority",
+      "data-string-values 11:13 /message/data/a",
+    ])
+    XCTAssertTrue(found.allSatisfy { $0.fix == nil })
+    // Without an image, the other branch renders: nothing to report but the ttl and priority.
+    let noImage = try variables("token: abc\nimage: ''\nttl: 60s\npriority: HIGH\ndata: {a: '1'}\n")
+    XCTAssertEqual(linter.lint(bytes: Array(template.utf8), file: "t.json", variables: noImage).map(\.rule), [])
+    // Without values the same template is lenient.
+    XCTAssertEqual(lint(template).map(\.rule), [])
+  }
+
+  /// Go's `.Name`, dotted paths, `${NAME}` and Jinja's `{% if %}` render too.
+  func testVarsPathsAndSyntaxes() throws {
+    let template = """
+      {"message": {"topic": "{{.Topic}}", {% if color %}"android": {"notification": {"color": "{{ style.color }}"}},{% endif %}
+        "apns": {"headers": {"apns-priority": "${PRIO}"}}}}
+      """
+    let vars = try variables("Topic: /topics/news\ncolor: true\nstyle: {color: red}\nPRIO: '11'\n")
+    let found = linter.lint(bytes: Array(template.utf8), file: "t.json", variables: vars)
+    XCTAssertEqual(found.map { "\($0.rule) \($0.start)" }, ["topic-name 1:23", "android-color 1:89", "apns-header-value 2:41"])
+  }
+
+}
+
+/// `--vars FILE` through the real command line.
+extension CLITests {
+  func testVarsOnTheCommandLine() throws {
+    let directory = try temporaryDirectory()
+    try write(#"{"message": {"token": "{{token}}", "android": {"ttl": "{{ttl}}"}}}"#, to: directory.appendingPathComponent("t.json"))
+    try write("token: abc\nttl: 3600\n", to: directory.appendingPathComponent("vars.yml"))
+    try write(#"{"token": "abc", "ttl": "3600s"}"#, to: directory.appendingPathComponent("vars.json"))
+    XCTAssertEqual(try fcmlint(["t.json"], in: directory).status, 0)
+    let bad = try fcmlint(["--vars", "vars.yml", "t.json"], in: directory)
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertTrue(bad.stdout.hasPrefix("t.json:1:55: error: the Android ttl"), bad.stdout)
+    XCTAssertEqual(try fcmlint(["--vars", "vars.json", "t.json"], in: directory).status, 0)
+    let missing = try fcmlint(["--vars", "nope.yml", "t.json"], in: directory)
+    XCTAssertEqual(missing.status, 2)
+    XCTAssertTrue(missing.stderr.contains("nope.yml"), missing.stderr)
+    XCTAssertEqual(try fcmlint(["--vars", "vars.yml", "--fix", "t.json"], in: directory).status, 2)
+  }
 }
