@@ -95,6 +95,7 @@ public struct PlaceholderSyntax: Sendable {
 
   /// The end of the placeholder that starts at `offset` of `buf`, if one does.
   func match(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+    if defaultOpeners { return Self.defaultMatch(buf, at: offset) }
     guard let anchored, offset < buf.count else { return nil }
     if let firstBytes, !firstBytes.contains(buf[offset]) { return nil }
     // Scalars of the window, and the byte offset each starts at.
@@ -110,6 +111,38 @@ public struct PlaceholderSyntax: Sendable {
     starts.append(at)
     guard let range = anchored.firstMatch(in: scalars), range.lowerBound == 0, range.upperBound > 0 else { return nil }
     return starts[range.upperBound]
+  }
+
+  /// `match` for `defaultPatterns`, without the regex: each pattern is an opener, a run of bytes
+  /// without its delimiters and a closer, so every attempt stops at the next delimiter and a
+  /// string of openers costs linear time. The longest of the patterns that match, as the regex.
+  static func defaultMatch(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+    let end = min(buf.count, offset + longestPlaceholder)
+    guard offset + 1 < end else { return nil }
+    let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), dollar = UInt8(ascii: "$"), percent = UInt8(ascii: "%")
+    let parenOpen = UInt8(ascii: "("), parenClose = UInt8(ascii: ")")
+    /// The end of `opener` (already matched up to `from`), a run without `stops`, then `closer`.
+    func run(from: Int, stops: (UInt8, UInt8), closer: [UInt8]) -> Int? {
+      var i = from
+      while i < end, buf[i] != stops.0, buf[i] != stops.1 { i += 1 }
+      guard i + closer.count <= end else { return nil }
+      for (k, byte) in closer.enumerated() where buf[i + k] != byte { return nil }
+      return i + closer.count
+    }
+    let first = buf[offset], second = buf[offset + 1]
+    if first == dollar {
+      if second == open { return run(from: offset + 2, stops: (open, close), closer: [close]) }
+      if second == parenOpen { return run(from: offset + 2, stops: (parenOpen, parenClose), closer: [parenClose]) }
+      return nil
+    }
+    guard first == open else { return nil }
+    if second == percent { return run(from: offset + 2, stops: (percent, percent), closer: [percent, close]) }
+    guard second == open else { return nil }
+    let double = run(from: offset + 2, stops: (open, close), closer: [close, close])
+    if offset + 2 < end, buf[offset + 2] == open, let triple = run(from: offset + 3, stops: (open, close), closer: [close, close, close]) {
+      return max(triple, double ?? 0)
+    }
+    return double
   }
 
   /// The placeholders in `range` of `buf` (a string's contents), as byte ranges.

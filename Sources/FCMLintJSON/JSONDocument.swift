@@ -270,7 +270,7 @@ public struct JSONDocument: Sendable {
   public var templates: TemplateMarks? = nil
   /// The byte ranges of the template control tags (`{{#if x}}`, `{% endif %}`) the parser skipped
   /// between members and elements, in order.
-  public internal(set) var controlTags: [Range<Int>] = []
+  public internal(set) var controlTags: [TemplateControlTag] = []
 
   public static let root: NodeID = 0
 

@@ -77,7 +77,7 @@ public struct JSONParser {
   /// How many nodes are object members (have a key).
   private var memberCount = 0
   /// The template control tags skipped so far.
-  private var controlTags: [Range<Int>] = []
+  private var controlTags: [TemplateControlTag] = []
 
   private init(bytes: [UInt8], options: Options) {
     self.bytes = bytes
@@ -199,7 +199,7 @@ public struct JSONParser {
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
-        if let tags = options.templateTags { skipControlTags(buf, &pos, tags) }
+        if let tags = options.templateTags { skipControlTags(buf, &pos, tags, in: id) }
         guard pos < n else { throw endOfInput(stack, pos, expectingValue: kind == .array) }
         if kind == .object {
           if buf[pos] != UInt8(ascii: "}") {
@@ -236,7 +236,7 @@ public struct JSONParser {
           pos += 1
           skipWhitespace(buf, &pos)
           // A block that wraps the last members may leave their comma before the closer.
-          if let tags = options.templateTags, skipControlTags(buf, &pos, tags), pos < n, buf[pos] == closer { continue }
+          if let tags = options.templateTags, skipControlTags(buf, &pos, tags, in: top.node), pos < n, buf[pos] == closer { continue }
           if pos < n, buf[pos] == closer {
             throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
           }
@@ -246,7 +246,7 @@ public struct JSONParser {
           }
           continue valueLoop
         }
-        if let tags = options.templateTags, skipControlTags(buf, &pos, tags) { continue }
+        if let tags = options.templateTags, skipControlTags(buf, &pos, tags, in: top.node) { continue }
         if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
@@ -259,10 +259,10 @@ public struct JSONParser {
 
   /// Skips control tags (and the white space after each) at `pos`; returns whether there were any.
   @discardableResult
-  private mutating func skipControlTags(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, _ tags: TemplateTags) -> Bool {
+  private mutating func skipControlTags(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, _ tags: TemplateTags, in container: NodeID) -> Bool {
     var skipped = false
     while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind == .control {
-      controlTags.append(pos..<tag.end)
+      controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container))
       pos = tag.end
       skipWhitespace(buf, &pos)
       skipped = true

@@ -36,10 +36,9 @@ extension JSONDocument {
     guard !controlTags.isEmpty else { return false }
     let node = self[id]
     guard node.parent >= 0 else { return false }
-    let parent = self[node.parent]
     let start = Int(node.keyStart >= 0 ? node.keyStart : node.start)
-    return controlTags.contains { $0.lowerBound > Int(parent.start) && $0.upperBound <= start }
-      && controlTags.contains { $0.lowerBound >= Int(node.end) && $0.upperBound < Int(parent.end) }
+    return controlTags.contains { $0.container == node.parent && $0.range.upperBound <= start }
+      && controlTags.contains { $0.container == node.parent && $0.range.lowerBound >= Int(node.end) }
   }
 
   /// Whether the key of member `id` is or holds a placeholder.
@@ -48,6 +47,12 @@ extension JSONDocument {
     guard let templates else { return false }
     return templates.keys.contains(id)
   }
+}
+
+/// A control tag the parser skipped: where it is, and the object or array it is in.
+public struct TemplateControlTag: Sendable, Equatable {
+  public var range: Range<Int>
+  public var container: NodeID
 }
 
 /// Template tags the parser accepts where JSON has none: a placeholder in a value position

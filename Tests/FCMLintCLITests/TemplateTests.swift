@@ -258,3 +258,16 @@ extension CLITests {
     XCTAssertEqual(try fcmlint(["--vars", "vars.yml", "--fix", "t.json"], in: directory).status, 2)
   }
 }
+
+/// Hostile templates: looking for placeholders stays linear in the file.
+extension TemplateTests {
+  func testStringsOfOpenersAreLintedQuickly() {
+    // Strings up to the longest searched (longer ones are not searched at all).
+    let openers = String(repeating: "{{", count: 1000) + String(repeating: "${", count: 500) + String(repeating: "{%", count: 500)
+    let text = #"{"message": {"token": "t", "data": {"#
+      + (0..<120).map { #""k\#($0)": "\#(openers)""# }.joined(separator: ", ") + "}}}"
+    let start = Date()
+    _ = lint(text)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+  }
+}
