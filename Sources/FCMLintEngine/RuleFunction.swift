@@ -60,6 +60,7 @@ final class LintScratch {
   /// made when a check first needs them, each with its own scratch.
   var renderings: [FunctionContext]? = nil
   var render: (() -> [JSONDocument])? = nil
+  var renderedTextPairs: [(String, String)]? = nil
 
   init(render: (() -> [JSONDocument])? = nil) {
     self.render = render

@@ -114,13 +114,9 @@ extension LintPlan.Check {
       perRendering.allSatisfy { findings in findings.contains { $0.node == finding.node && $0.atKey == finding.atKey } }
     }
     let undecided = perRendering.contains { $0.count > kept.count }
+    guard !kept.isEmpty else { return ([], undecided) }
     let template = context.document, rendered = renderings[wording].document
-    // Messages quote the template's strings, not the sample's: the longest first, so a rendered
-    // string inside another is not replaced in it.
-    let texts = (template.templates?.partial.keys ?? [:].keys).compactMap { id -> (String, String)? in
-      guard let sample = rendered.string(id), let text = template.string(id), !sample.isEmpty else { return nil }
-      return (sample, text)
-    }.sorted { $0.0.utf8.count > $1.0.utf8.count }
+    let texts = context.scratch?.renderedTexts(template, rendered) ?? []
     return (kept.map { finding in
       var finding = finding
       let node = template[finding.node]
@@ -129,9 +125,15 @@ extension LintPlan.Check {
         let shift = Int(node.start) - Int(rendered[finding.node].start)
         finding.range = template.isPartialTemplate(finding.node) ? nil : range.lowerBound + shift..<range.upperBound + shift
       }
+      // Every partial string a message may quote; in a file with very many, the finding's own.
+      var quoted = texts
+      if quoted.count > 64 {
+        quoted = []
+        if let sample = rendered.string(finding.node), let text = template.string(finding.node), !sample.isEmpty { quoted = [(sample, text)] }
+      }
       for (key, value) in finding.values {
         var value = value
-        for (sample, text) in texts where value.contains(sample) { value = value.replacing(sample, with: text) }
+        for (sample, text) in quoted where value.contains(sample) { value = value.replacing(sample, with: text) }
         finding.values[key] = value
       }
       return finding
@@ -140,6 +142,19 @@ extension LintPlan.Check {
 }
 
 extension LintScratch {
+  /// Each partly placeholder string as the reported rendering has it and as the template does,
+  /// the longest first (so a rendered string inside another is not replaced in it): messages
+  /// quote the template's strings, not the sample's. Made once per document.
+  func renderedTexts(_ template: JSONDocument, _ rendered: JSONDocument) -> [(String, String)] {
+    if let texts = renderedTextPairs { return texts }
+    let texts = (template.templates?.partial.keys.map { $0 } ?? []).compactMap { id -> (String, String)? in
+      guard let sample = rendered.string(id), let text = template.string(id), !sample.isEmpty else { return nil }
+      return (sample, text)
+    }.sorted { $0.0.utf8.count > $1.0.utf8.count }
+    renderedTextPairs = texts
+    return texts
+  }
+
   /// The sample renderings of the document, made on first use.
   func renderingContexts() -> [FunctionContext] {
     if let renderings { return renderings }
