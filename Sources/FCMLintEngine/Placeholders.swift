@@ -75,22 +75,7 @@ public struct PlaceholderSyntax: Sendable {
   public func mayOccur(in bytes: [UInt8]) -> Bool {
     if patterns.isEmpty { return false }
     guard defaultOpeners else { return true }
-    return bytes.withUnsafeBufferPointer { buf in
-      var i = 0
-      let n = buf.count
-      while i + 1 < n {
-        let b = buf[i]
-        if b == UInt8(ascii: "{") {
-          let next = buf[i + 1]
-          if next == UInt8(ascii: "{") || next == UInt8(ascii: "%") { return true }
-        } else if b == UInt8(ascii: "$") {
-          let next = buf[i + 1]
-          if next == UInt8(ascii: "{") || next == UInt8(ascii: "(") { return true }
-        }
-        i += 1
-      }
-      return false
-    }
+    return JSONParser.containsTemplateOpener(bytes)
   }
 
   /// The end of the placeholder that starts at `offset` of `buf`, if one does.

@@ -48,7 +48,11 @@ public struct JSONParser {
     var parser = JSONParser(bytes: bytes, options: options)
     var failure: JSONSyntaxError? = nil
     bytes.withUnsafeBufferPointer { buffer in
-      do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
+      do throws(JSONSyntaxError) {
+        if options.templateTags != nil { try parser.run(buffer, TemplateJSON.self) } else { try parser.run(buffer, StrictJSON.self) }
+      } catch {
+        failure = error
+      }
     }
     if var failure {
       parser.nodeBuffer.deallocate()
@@ -76,7 +80,7 @@ public struct JSONParser {
   private var nodeCount = 0
   /// How many nodes are object members (have a key).
   private var memberCount = 0
-  /// The template control tags skipped so far.
+  /// The template control tags skipped, once the parse is done.
   private var controlTags: [TemplateControlTag] = []
 
   private init(bytes: [UInt8], options: Options) {
@@ -111,7 +115,8 @@ public struct JSONParser {
     var isObject: Bool
   }
 
-  private mutating func run(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+  /// The parse loop, compiled twice (see `ParseMode`): strict JSON pays nothing for templates.
+  private mutating func run<Mode: ParseMode>(_ buf: UnsafeBufferPointer<UInt8>, _: Mode.Type) throws(JSONSyntaxError) {
     var pos = 0
     let n = buf.count
     if n >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
@@ -121,6 +126,8 @@ public struct JSONParser {
     // Room for the usual depth up front, rather than growing the array in the first few opens.
     stack.reserveCapacity(min(options.maxDepth, 16) + 1)
     var pendingKey: (start: Int32, end: Int32, escaped: Bool)? = nil
+    var controlTags: [TemplateControlTag] = []
+    defer { if Mode.templates { self.controlTags = controlTags } }
 
     skipWhitespace(buf, &pos)
     if pos == n { throw JSONSyntaxError(offset: pos, message: "the document is empty: expected a JSON value") }
@@ -139,7 +146,7 @@ public struct JSONParser {
       var opensContainer = false
       switch c {
       case UInt8(ascii: "{"):
-        if let tags = options.templateTags, let tag = tags.scan(buf, pos) {
+        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
           guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
           kind = .placeholder
           pos = tag.end
@@ -164,7 +171,7 @@ public struct JSONParser {
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
       default:
-        if let tags = options.templateTags, let tag = tags.scan(buf, pos) {
+        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
           guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
           kind = .placeholder
           pos = tag.end
@@ -199,7 +206,7 @@ public struct JSONParser {
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
-        if let tags = options.templateTags { skipControlTags(buf, &pos, tags, in: id) }
+        if Mode.templates { skipControlTags(buf, &pos, in: id, &controlTags) }
         guard pos < n else { throw endOfInput(stack, pos, expectingValue: kind == .array) }
         if kind == .object {
           if buf[pos] != UInt8(ascii: "}") {
@@ -236,7 +243,7 @@ public struct JSONParser {
           pos += 1
           skipWhitespace(buf, &pos)
           // A block that wraps the last members may leave their comma before the closer.
-          if let tags = options.templateTags, skipControlTags(buf, &pos, tags, in: top.node), pos < n, buf[pos] == closer { continue }
+          if Mode.templates, skipControlTags(buf, &pos, in: top.node, &controlTags), pos < n, buf[pos] == closer { continue }
           if pos < n, buf[pos] == closer {
             throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
           }
@@ -246,7 +253,7 @@ public struct JSONParser {
           }
           continue valueLoop
         }
-        if let tags = options.templateTags, skipControlTags(buf, &pos, tags, in: top.node) { continue }
+        if Mode.templates, skipControlTags(buf, &pos, in: top.node, &controlTags) { continue }
         if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
@@ -259,7 +266,10 @@ public struct JSONParser {
 
   /// Skips control tags (and the white space after each) at `pos`; returns whether there were any.
   @discardableResult
-  private mutating func skipControlTags(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, _ tags: TemplateTags, in container: NodeID) -> Bool {
+  private func skipControlTags(
+    _ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, in container: NodeID, _ controlTags: inout [TemplateControlTag]
+  ) -> Bool {
+    guard let tags = options.templateTags else { return false }
     var skipped = false
     while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind == .control {
       controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container))
@@ -606,6 +616,53 @@ public struct JSONParser {
 /// the high bit of the first such byte, and no bit is set below it (later bytes may be marked
 /// wrongly by a borrow, and are never looked at): before the first stopping byte, no subtraction
 /// borrows, and each of its bytes is in 0x20...0x7F, neither '"' nor '\\'.
+extension JSONParser {
+  /// Whether `bytes` hold a template placeholder opener: `{{`, `{%`, `${` or `$(`. Every file
+  /// linted is asked, so this reads eight bytes at a time and looks closer only at a word that
+  /// holds a '{' or a '$' (in JSON, mostly the opening of an object).
+  public static func containsTemplateOpener(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { buf in
+      let n = buf.count
+      guard n >= 2 else { return false }
+      let base = UnsafeRawPointer(buf.baseAddress.unsafelyUnwrapped)
+      func opener(_ i: Int) -> Bool {
+        let b = buf[i], next = buf[i + 1]
+        if b == UInt8(ascii: "{") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "%") }
+        if b == UInt8(ascii: "$") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "(") }
+        return false
+      }
+      var i = 0
+      // A word's last byte pairs with the next word's first: the byte loop checks it.
+      while i &+ 9 <= n {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        var flags = zeroBytes(word ^ 0x7B7B_7B7B_7B7B_7B7B) | zeroBytes(word ^ 0x2424_2424_2424_2424)
+        while flags != 0 {
+          if opener(i &+ (flags.trailingZeroBitCount &>> 3)) { return true }
+          flags &= flags &- 1
+        }
+        i &+= 8
+      }
+      while i + 1 < n {
+        if opener(i) { return true }
+        i += 1
+      }
+      return false
+    }
+  }
+}
+
+/// Whether a parse accepts template tags: `run` is specialized for each, so the strict parse has
+/// none of the template branches.
+private protocol ParseMode { static var templates: Bool { get } }
+private enum StrictJSON: ParseMode { static var templates: Bool { false } }
+private enum TemplateJSON: ParseMode { static var templates: Bool { true } }
+
+/// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
+@inline(__always) private func zeroBytes(_ word: UInt64) -> UInt64 {
+  let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+  return ~(((word & lows) &+ lows) | word | lows)
+}
+
 @inline(__always) private func stringStopBytes(_ word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
   let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C

@@ -51,3 +51,23 @@ final class TemplateTagTests: XCTestCase {
     XCTAssertEqual(comma.message, "trailing comma before '}'")
   }
 }
+
+extension TemplateTagTests {
+  /// The word-at-a-time search finds an opener wherever it sits (across word boundaries too).
+  func testContainsTemplateOpener() {
+    let openers = ["{{", "{%", "${", "$("]
+    for length in 0..<20 {
+      for at in 0..<max(1, length - 1) where length >= 2 {
+        for opener in openers {
+          var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+          bytes[at] = opener.utf8.first!
+          bytes[at + 1] = opener.utf8.last!
+          XCTAssertTrue(JSONParser.containsTemplateOpener(bytes), "\(opener) at \(at) of \(length)")
+        }
+      }
+      let plain = Array(String(repeating: "{\"a\": {}, \"$\": [{}]}", count: 3).utf8.prefix(length))
+      XCTAssertFalse(JSONParser.containsTemplateOpener(plain), "\(length)")
+    }
+    XCTAssertFalse(JSONParser.containsTemplateOpener(Array("{ {$ ($}{".utf8)))
+  }
+}
