@@ -38,6 +38,14 @@ public struct PlaceholderSyntax: Sendable {
 
   public init(patterns: [String]) throws(PatternError) {
     self.patterns = patterns
+    // The defaults are matched without their regular expressions (`defaultMatch`; a test
+    // compiles them and checks the two agree), so every run does not compile them.
+    if patterns == Self.defaultPatterns {
+      anchored = nil
+      firstBytes = nil
+      defaultOpeners = true
+      return
+    }
     for (index, pattern) in patterns.enumerated() {
       do { _ = try LinearRegex(pattern) } catch { throw PatternError(index: index, error: error) }
     }
