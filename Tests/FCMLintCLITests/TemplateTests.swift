@@ -3,6 +3,7 @@ import FCMLintEngine
 import FCMLintJSON
 import FCMLintRuleTestSupport
 import FCMLintTestSupport
+import FCMLintWorkspace
 import Foundation
 import XCTest
 
@@ -269,5 +270,45 @@ extension TemplateTests {
     let start = Date()
     _ = lint(text)
     XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+  }
+}
+
+/// Every clean payload of the corpus, made a template: each scalar value, or a random part of
+/// them, replaced by a placeholder (quoted or not, whole or among literal text), in each syntax.
+/// Nothing may be reported but what the payload itself gets.
+extension TemplateTests {
+  func testCleanPayloadsStayCleanAsTemplates() throws {
+    let (files, _) = FileSystem.files(under: Repository.path("corpus/valid")) { $0.hasSuffix(".json") }
+    XCTAssertFalse(files.isEmpty)
+    var random = XorShift64(seed: 1414)
+    for file in files {
+      guard case .success(let bytes) = FileSystem.read(file), case .success(let document) = linter.parse(bytes) else { continue }
+      let expected = Set(linter.lint(bytes: bytes, file: file).map { "\($0.rule) \($0.pointer)" })
+      for (name, p) in Self.syntaxes {
+        for round in 0..<4 {
+          // Scalars from the end, so earlier offsets stay valid.
+          var text = bytes
+          for id in (0..<NodeID(document.nodeCount)).reversed() {
+            let node = document[id]
+            guard node.kind != .object, node.kind != .array else { continue }
+            if round > 0, random.chance(50) { continue }
+            let placeholder = p("v\(id)")
+            let replacement: String
+            switch (node.kind, round % 2 == 0 || random.chance(50)) {
+            case (.string, _) where round == 3:
+              // Among literal text: the value's own text after the placeholder.
+              let value = document.string(id) ?? ""
+              replacement = "\"" + placeholder + String(JSONText.quote(value).dropFirst().dropLast()) + "\""
+            case (.string, _): replacement = "\"" + placeholder + "\""
+            case (_, true): replacement = placeholder
+            case (_, false): replacement = "\"" + placeholder + "\""
+            }
+            text.replaceSubrange(Int(node.start)..<Int(node.end), with: Array(replacement.utf8))
+          }
+          let found = Set(lint(String(decoding: text, as: UTF8.self)).filter { $0.severity != .info }.map { "\($0.rule) \($0.pointer)" })
+          XCTAssertTrue(found.isSubset(of: expected), "\(file), \(name), round \(round): \(found.subtracting(expected))\n\(String(decoding: text, as: UTF8.self))")
+        }
+      }
+    }
   }
 }
