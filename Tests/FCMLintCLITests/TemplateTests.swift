@@ -312,3 +312,32 @@ extension TemplateTests {
     }
   }
 }
+
+/// Broken templates: mutated corpus templates are linted (as they are, and rendered with
+/// values) without a crash, and every diagnostic lies inside the file.
+extension TemplateTests {
+  func testMutatedTemplatesNeverCrash() throws {
+    let (files, _) = FileSystem.files(under: Repository.path("corpus/templates")) { $0.hasSuffix(".json") }
+    XCTAssertFalse(files.isEmpty)
+    let pieces = ["{{", "}}", "{{{", "}}}", "{%", "%}", "${", "$(", ")", "}", "\"", ",", ":", "\\", "{{#if x}}", "{{/if}}", "{{else}}", "x", " "]
+    let vars = try variables("title: T\nx: true\ndata: {a: '1'}\ntopic: news\n")
+    var random = XorShift64(seed: 1400)
+    for file in files {
+      guard case .success(let original) = FileSystem.read(file) else { continue }
+      for _ in 0..<150 {
+        var bytes = original
+        for _ in 0..<(1 + random.below(4)) {
+          let at = random.below(bytes.count + 1)
+          if random.chance(30), at < bytes.count {
+            bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.below(6)))
+          } else {
+            bytes.insert(contentsOf: Array(pieces[random.below(pieces.count)].utf8), at: at)
+          }
+        }
+        for diagnostic in linter.lint(bytes: bytes, file: "t.json") + linter.lint(bytes: bytes, file: "t.json", variables: vars) {
+          XCTAssertTrue(diagnostic.startOffset >= 0 && diagnostic.startOffset <= diagnostic.endOffset && diagnostic.endOffset <= bytes.count, "\(diagnostic)")
+        }
+      }
+    }
+  }
+}
