@@ -11,6 +11,10 @@ public protocol RuleFunction: Sendable {
   static var options: [OptionSpec] { get }
   /// Message placeholders this function fills in, besides the engine's `value`, `property` and `pointer`.
   static var placeholders: [String] { get }
+  /// Whether the function judges a template's partly placeholder strings itself (reading
+  /// `JSONDocument.templates`), rather than on sample renderings, when its check reads values
+  /// (`templates: value`). A target that is wholly a placeholder is still not given to it.
+  static var readsTemplates: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
 
@@ -25,6 +29,7 @@ public protocol RuleFunction: Sendable {
 
 extension RuleFunction {
   public static var placeholders: [String] { [] }
+  public static var readsTemplates: Bool { false }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty

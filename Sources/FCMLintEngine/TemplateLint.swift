@@ -59,7 +59,7 @@ extension LintPlan.Check {
           undecided = true
           return
         }
-        if needsRenderings(id, document) {
+        if !type(of: function).readsTemplates, needsRenderings(id, document) {
           let rendered = checkRenderings(target, context)
           findings += rendered.findings
           if rendered.undecided { undecided = true }

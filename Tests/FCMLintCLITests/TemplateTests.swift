@@ -124,6 +124,14 @@ final class TemplateTests: XCTestCase {
     XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/{{id}}.png"), [])
     XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/{{id}}.jpg"), ["image-consistency /message/android/notification/image"])
     XCTAssertEqual(images("https://a.example.com/x.png", "https://b.example.com/x.png"), ["image-consistency /message/android/notification/image"])
+    // Different placeholders may take different values; a literal fits a template or it does not.
+    XCTAssertEqual(images("https://{{a}}.example.com/x.png", "https://cdn.example.com/{{b}}"), [])
+    XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/7.png"), [])
+    XCTAssertEqual(images("https://cdn.example.com/{{a}}/{{b}}.png", "https://cdn.example.com/7/8.png"), [])
+    XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://other.example.com/7.png"), ["image-consistency /message/android/notification/image"])
+    XCTAssertEqual(images("https://cdn.example.com/{{a}}.png", "https://cdn.example.com/{{b}}.jpg"), ["image-consistency /message/android/notification/image"])
+    XCTAssertEqual(images("https://cdn.example.com/{{id}}.png", "https://cdn.example.com/{{id}}"), ["image-consistency /message/android/notification/image"])
+    XCTAssertEqual(images("http://{{host}}/a.png", "https://{{host}}/a.png"), ["image-url-https /message/notification/image", "image-consistency /message/android/notification/image"])
   }
 
   /// An unquoted placeholder is a value, and every position after it stays exact.

@@ -11,6 +11,9 @@ struct Consistent: RuleFunction {
     OptionSpec("reference", .path, "the common value the others should repeat, when it is set"),
   ]
   static let placeholders = ["expected", "expectedPointer"]
+  /// Compares a template's values itself (`templateComparison`): sample renderings give every
+  /// placeholder the same text, so they would call `{{host}}/a.png` and `cdn/{{name}}` different.
+  static let readsTemplates = true
 
   let paths: [JSONPath]
   let reference: JSONPath?
@@ -33,8 +36,8 @@ struct Consistent: RuleFunction {
         "detail": "'\(document.string(value) ?? document.rawText(value))' differs from '\(expectedText)' at \(pointer)",
         "expected": expectedText, "expectedPointer": pointer,
       ])
-      // A template's placeholder may be any image: two different texts may still be one image.
-      finding.uncertain = document.isUnknown(value) || document.isUnknown(expected)
+      // Two texts of a template may still be one value once rendered.
+      finding.uncertain = document.templates != nil && Self.templateComparison(value, expected, document) == nil
       return finding
     }
   }
@@ -79,6 +82,60 @@ struct Consistent: RuleFunction {
   private static func comparable(_ id: NodeID, _ document: JSONDocument) -> Bool {
     let kind = document.kind(id)
     return kind == .string || kind == .placeholder
+  }
+
+  /// For two values of a template that are not the same text: false when they differ whatever
+  /// the placeholders are, nil when they may be equal. A placeholder may be any text; the same
+  /// text in both (`cdn/{{id}}.png` twice) was found equal before. A literal differs from a
+  /// template it does not fit (`https://a/{{x}}` and `http://b/c.png`); two templates differ
+  /// when they have the same placeholders in the same order (`cdn/{{id}}.png`, `cdn/{{id}}`), or
+  /// when the literal texts before their first placeholders, or after their last, cannot both be
+  /// read (`cdn/{{a}}.png`, `cdn/{{b}}.jpg`).
+  static func templateComparison(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool? {
+    if document.isUnknown(a) || document.isUnknown(b) { return nil }
+    let partial = document.templates?.partial ?? [:]
+    let first = segments(a, partial[a], document), second = segments(b, partial[b], document)
+    switch (first.count, second.count) {
+    case (1, 1): return false
+    case (1, _): return fits(first[0], second) ? nil : false
+    case (_, 1): return fits(second[0], first) ? nil : false
+    default:
+      // The same placeholders in the same order take the same values: the literal text decides.
+      let bytes = document.bytes
+      let names = { (ranges: [Range<Int>]) in ranges.map { bytes[$0] } }
+      if names(partial[a]!).elementsEqual(names(partial[b]!)) { return false }
+      let prefixes = first[0].starts(with: second[0]) || second[0].starts(with: first[0])
+      let suffixes = first.last!.reversed().starts(with: second.last!.reversed()) || second.last!.reversed().starts(with: first.last!.reversed())
+      return prefixes && suffixes ? nil : false
+    }
+  }
+
+  /// The raw text of a string around its placeholders: one segment for a literal.
+  private static func segments(_ id: NodeID, _ placeholders: [Range<Int>]?, _ document: JSONDocument) -> [ArraySlice<UInt8>] {
+    let node = document[id]
+    let bytes = document.bytes
+    guard node.kind == .string else { return [bytes[Int(node.start)..<Int(node.end)]] }
+    var out: [ArraySlice<UInt8>] = [], at = Int(node.start) + 1
+    for range in placeholders ?? [] {
+      out.append(bytes[at..<range.lowerBound])
+      at = range.upperBound
+    }
+    out.append(bytes[at..<Int(node.end) - 1])
+    return out
+  }
+
+  /// Whether `literal` is the template `segments` with some text for each placeholder.
+  private static func fits(_ literal: ArraySlice<UInt8>, _ segments: [ArraySlice<UInt8>]) -> Bool {
+    guard literal.starts(with: segments[0]), literal.count >= segments[0].count + segments.last!.count,
+      literal.reversed().starts(with: segments.last!.reversed())
+    else { return false }
+    // The middle segments in order, each as early as it goes, between the two ends.
+    var rest = literal.dropFirst(segments[0].count).dropLast(segments.last!.count)
+    for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
+      guard let found = rest.firstRange(of: segment) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return true
   }
 
   /// Whether two string nodes hold equal Strings. Identical bytes without escapes are equal, and
