@@ -204,6 +204,45 @@ public struct PlaceholderSyntax: Sendable {
   }
 }
 
+extension JSONDocument {
+  /// The raw text of a string around its placeholders (one segment for a literal, or for a node
+  /// that is not a string: its text as written).
+  func templateSegments(_ id: NodeID) -> [ArraySlice<UInt8>] {
+    let node = self[id]
+    guard node.kind == .string else { return [bytes[Int(node.start)..<Int(node.end)]] }
+    var out: [ArraySlice<UInt8>] = [], at = Int(node.start) + 1
+    for range in templates?.partial[id] ?? [] {
+      out.append(bytes[at..<range.lowerBound])
+      at = range.upperBound
+    }
+    out.append(bytes[at..<Int(node.end) - 1])
+    return out
+  }
+
+  /// Whether `literal` is the template `segments` with some text for each placeholder.
+  static func template(_ segments: [ArraySlice<UInt8>], fits literal: ArraySlice<UInt8>) -> Bool {
+    guard literal.starts(with: segments[0]), literal.count >= segments[0].count + segments.last!.count,
+      literal.reversed().starts(with: segments.last!.reversed())
+    else { return false }
+    guard segments.count > 1 else { return literal.count == segments[0].count }
+    // The middle segments in order, each as early as it goes, between the two ends.
+    var rest = literal.dropFirst(segments[0].count).dropLast(segments.last!.count)
+    for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
+      guard let found = rest.firstRange(of: segment) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return true
+  }
+
+  /// Whether the partly placeholder string `id` may render to one of `values` (compared as
+  /// written: the values are plain names, without escapes).
+  func templateMayBe(_ id: NodeID, oneOf values: some Sequence<String>, caseSensitive: Bool = true) -> Bool {
+    var segments = templateSegments(id)
+    if !caseSensitive { segments = segments.map { ArraySlice(String(decoding: $0, as: UTF8.self).lowercased().utf8) } }
+    return values.contains { value in Self.template(segments, fits: ArraySlice((caseSensitive ? value : value.lowercased()).utf8)) }
+  }
+}
+
 /// The sample texts a string's placeholders are replaced with to check what its literal parts
 /// decide: a check reports a partly placeholder string only when it reports every rendering.
 /// Each is a value some check accepts (a file name with an extension, a scheme, a colour, a

@@ -107,6 +107,12 @@ final class TemplateTests: XCTestCase {
     XCTAssertEqual(problems(#"{"message": {"topic": "news-{{lang}}"}}"#), [])
     XCTAssertEqual(problems(##"{"message": {"token": "t", "android": {"ttl": "{{days}}s", "notification": {"color": "#{{hex}}"}}}}"##), [])
     XCTAssertEqual(problems(#"{"message": {"token": "t", "android": {"notification": {"color": "{{c}}ff"}}}}"#), ["android-color /message/android/notification/color"])
+    // Enums: valid when the template may render to a value.
+    func priority(_ text: String) -> String { #"{"message": {"token": "t", "android": {"notification": {"notification_priority": "\#(text)"}}}}"# }
+    XCTAssertEqual(problems(priority("PRIORITY_{{level}}")), [])
+    XCTAssertEqual(problems(priority("URGENT_{{level}}")), ["enum-value /message/android/notification/notification_priority"])
+    XCTAssertEqual(problems(#"{"message": {"token": "t", "apns": {"payload": {"aps": {"interruption-level": "time-{{x}}"}}}}}"#), [])
+    XCTAssertEqual(problems(#"{"message": {"token": "t", "android": {"notification": {"event_time": "{{date}}T10:00:00Z", "notification_count": "1{{n}}"}}}}"#), [])
     // The message quotes the template, not a sample rendering.
     let https = lint(image("http://{{host}}/a.png")).first { $0.rule == "image-url-https" }
     XCTAssertTrue(https?.message.contains("http://{{host}}/a.png") == true, https?.message ?? "")

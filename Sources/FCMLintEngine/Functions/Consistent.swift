@@ -94,11 +94,11 @@ struct Consistent: RuleFunction {
   static func templateComparison(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool? {
     if document.isUnknown(a) || document.isUnknown(b) { return nil }
     let partial = document.templates?.partial ?? [:]
-    let first = segments(a, partial[a], document), second = segments(b, partial[b], document)
+    let first = document.templateSegments(a), second = document.templateSegments(b)
     switch (first.count, second.count) {
     case (1, 1): return false
-    case (1, _): return fits(first[0], second) ? nil : false
-    case (_, 1): return fits(second[0], first) ? nil : false
+    case (1, _): return JSONDocument.template(second, fits: first[0]) ? nil : false
+    case (_, 1): return JSONDocument.template(first, fits: second[0]) ? nil : false
     default:
       // The same placeholders in the same order take the same values: the literal text decides.
       let bytes = document.bytes
@@ -108,34 +108,6 @@ struct Consistent: RuleFunction {
       let suffixes = first.last!.reversed().starts(with: second.last!.reversed()) || second.last!.reversed().starts(with: first.last!.reversed())
       return prefixes && suffixes ? nil : false
     }
-  }
-
-  /// The raw text of a string around its placeholders: one segment for a literal.
-  private static func segments(_ id: NodeID, _ placeholders: [Range<Int>]?, _ document: JSONDocument) -> [ArraySlice<UInt8>] {
-    let node = document[id]
-    let bytes = document.bytes
-    guard node.kind == .string else { return [bytes[Int(node.start)..<Int(node.end)]] }
-    var out: [ArraySlice<UInt8>] = [], at = Int(node.start) + 1
-    for range in placeholders ?? [] {
-      out.append(bytes[at..<range.lowerBound])
-      at = range.upperBound
-    }
-    out.append(bytes[at..<Int(node.end) - 1])
-    return out
-  }
-
-  /// Whether `literal` is the template `segments` with some text for each placeholder.
-  private static func fits(_ literal: ArraySlice<UInt8>, _ segments: [ArraySlice<UInt8>]) -> Bool {
-    guard literal.starts(with: segments[0]), literal.count >= segments[0].count + segments.last!.count,
-      literal.reversed().starts(with: segments.last!.reversed())
-    else { return false }
-    // The middle segments in order, each as early as it goes, between the two ends.
-    var rest = literal.dropFirst(segments[0].count).dropLast(segments.last!.count)
-    for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
-      guard let found = rest.firstRange(of: segment) else { return false }
-      rest = rest[found.upperBound...]
-    }
-    return true
   }
 
   /// Whether two string nodes hold equal Strings. Identical bytes without escapes are equal, and
