@@ -248,7 +248,7 @@ extension JSONDocument {
 /// Each is a value some check accepts (a file name with an extension, a scheme, a colour, a
 /// number), so a literal part that is fine in one rendering is not reported.
 enum TemplateSamples {
-  static let texts = ["x", "", "1", "0", "ff", "ffffff", "x.png", "https", "a-b", "https://example.com/x.png"]
+  static let texts = ["x", "", "1", "0", "ff", "ffffff", "x.png", "https", "a-b", "https://example.com/x.png", "'x' in topics"]
   /// The rendering whose findings are reported (the one of "x", which reads most naturally).
   static let wording = 0
 

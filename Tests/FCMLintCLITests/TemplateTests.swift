@@ -103,6 +103,8 @@ final class TemplateTests: XCTestCase {
     func condition(_ text: String) -> String { #"{"message": {"condition": "\#(text)"}}"# }
     XCTAssertEqual(problems(condition("'{{t}}' in topics && 'x' in topics")), [])
     XCTAssertEqual(problems(condition("'{{t}}' in topics &&")), ["condition-syntax /message/condition"])
+    XCTAssertEqual(problems(condition("{{audience}} && 'news' in topics")), [])
+    XCTAssertEqual(problems(condition("{{audience}} && news in topics")), ["condition-syntax /message/condition"])
     XCTAssertEqual(problems(#"{"message": {"topic": "/topics/{{t}}"}}"#), ["topic-name /message/topic"])
     XCTAssertEqual(problems(#"{"message": {"topic": "news-{{lang}}"}}"#), [])
     XCTAssertEqual(problems(##"{"message": {"token": "t", "android": {"ttl": "{{days}}s", "notification": {"color": "#{{hex}}"}}}}"##), [])
