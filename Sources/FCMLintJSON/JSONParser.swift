@@ -130,6 +130,8 @@ public struct JSONParser {
     defer { if Mode.templates { self.controlTags = controlTags } }
 
     skipWhitespace(buf, &pos)
+    // A template may open with comments or blocks around the whole document.
+    if Mode.templates { skipControlTags(buf, &pos, in: -1, &controlTags) }
     if pos == n { throw JSONSyntaxError(offset: pos, message: "the document is empty: expected a JSON value") }
 
     // Each turn of this loop parses one value, then consumes what may follow it: ',' and the
@@ -223,6 +225,7 @@ public struct JSONParser {
       while true {
         skipWhitespace(buf, &pos)
         guard let top = stack.last else {
+          if Mode.templates, skipControlTags(buf, &pos, in: -1, &controlTags) { continue }
           if pos < n {
             if isCommentStart(buf, pos) { throw commentError(pos) }
             throw JSONSyntaxError(offset: pos, message: "found \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")

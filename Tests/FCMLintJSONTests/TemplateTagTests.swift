@@ -40,6 +40,13 @@ final class TemplateTagTests: XCTestCase {
     XCTAssertFalse(document.isConditional(c))
   }
 
+  /// Comments or blocks around the whole document.
+  func testControlTagsAroundTheDocument() throws {
+    let document = try parse(" {{#if x}} {\"a\": 1} {{/if}} ").get()
+    XCTAssertEqual(document.kind(0), .object)
+    XCTAssertEqual(document.controlTags.map(\.container), [-1, -1])
+  }
+
   func testTagsElsewhereAreSyntaxErrors() {
     guard case .failure(let error) = parse(#"{"a": {{#if x}}1{{/if}}}"#) else { return XCTFail("parsed") }
     XCTAssertTrue(error.message.hasPrefix("template block {{#if x}} is not around whole members"), error.message)
