@@ -115,7 +115,8 @@ public struct Linter: Sendable {
       maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, templateTags: templated ? syntax.templateTags : nil))
     guard case .success(var document) = parsed else { return parsed }
     document.mount = (options.input ?? InputKind.detect(document)).mount
-    if templated { document.templates = syntax.marks(document) }
+    // Control tags alone make a template too: members in their blocks may not be rendered.
+    if templated { document.templates = syntax.marks(document) ?? (document.controlTags.isEmpty ? nil : TemplateMarks()) }
     return .success(document)
   }
 

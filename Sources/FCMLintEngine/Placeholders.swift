@@ -160,8 +160,19 @@ public struct PlaceholderSyntax: Sendable {
     let syntax = self
     return TemplateTags { buf, offset in
       guard let end = syntax.match(buf, at: offset) else { return nil }
-      return (end, Self.isControl(UnsafeBufferPointer(rebasing: buf[offset..<end])) ? .control : .value)
+      let tag = UnsafeBufferPointer(rebasing: buf[offset..<end])
+      return (end, Self.isInclude(tag) ? .include : Self.isControl(tag) ? .control : .value)
     }
+  }
+
+  /// Whether a control tag inserts text of its own: a Mustache partial (`{{> name}}`), a Jinja
+  /// include or macro call (`{% include %}`), a Go template call (`{{template "x"}}`).
+  static func isInclude(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
+    var inner = Substring(String(decoding: tag, as: UTF8.self))
+    while let c = inner.first, c == "{" || c == "%" || c == "-" || c == "~" || c == " " || c == "\t" { inner = inner.dropFirst() }
+    if inner.first == ">" { return true }
+    let word = inner.prefix { $0.isLetter }
+    return ["include", "template", "call", "import"].contains(String(word))
   }
 
   /// Whether a tag opens, continues or closes a block, or outputs nothing a value could be.
@@ -173,7 +184,7 @@ public struct PlaceholderSyntax: Sendable {
     guard let first = inner.first else { return false }
     if "#/^!>".contains(first) { return true }
     let word = inner.prefix { $0.isLetter }
-    return ["else", "end", "if", "range", "with", "define", "block", "break", "continue", "each", "unless"].contains(String(word))
+    return ["else", "end", "if", "range", "with", "define", "block", "break", "continue", "each", "unless", "template"].contains(String(word))
   }
 
   /// The placeholders of a parsed document, or nil when it has none.

@@ -54,6 +54,11 @@ extension LintPlan.Check {
     var undecided = false
     func visit(_ target: JSONPath.Resolution) {
       let document = context.document
+      // A member missing under a placeholder or beside an include may be there once rendered.
+      if case .missing(let nearest, _) = target, document.mayHoldMissingMember(nearest) {
+        undecided = true
+        return
+      }
       if templates == .value, case .found(let id) = target {
         if document.isUnknown(id) {
           undecided = true

@@ -274,8 +274,8 @@ public struct JSONParser {
   ) -> Bool {
     guard let tags = options.templateTags else { return false }
     var skipped = false
-    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind == .control {
-      controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container))
+    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind != .value {
+      controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container, includes: tag.kind == .include))
       pos = tag.end
       skipWhitespace(buf, &pos)
       skipped = true
@@ -291,7 +291,7 @@ public struct JSONParser {
     }
     guard let found else { return failure }
     let tag = String(decoding: bytes[failure.offset..<min(found.end, failure.offset + 60)], as: UTF8.self)
-    let what = found.kind == .control ? "template block \(tag)" : "placeholder \(tag)"
+    let what = found.kind == .value ? "placeholder \(tag)" : "template block \(tag)"
     return JSONSyntaxError(
       offset: failure.offset,
       message: "\(what) is not around whole members or elements, so the template cannot be read without its values: lint the rendered output with --vars FILE")

@@ -41,6 +41,19 @@ extension JSONDocument {
       && controlTags.contains { $0.container == node.parent && $0.range.lowerBound >= Int(node.end) }
   }
 
+  /// Whether an object or array may hold members or elements the template does not show: an
+  /// include tag (`{{> partial}}`) stands in it.
+  public func mayHoldUnseenMembers(_ id: NodeID) -> Bool {
+    controlTags.contains { $0.includes && $0.container == id }
+  }
+
+  /// Whether a member missing from `nearest` (where a path broke off) may still be there once
+  /// the template is rendered: `nearest` is a placeholder, or an object with an include.
+  public func mayHoldMissingMember(_ nearest: NodeID) -> Bool {
+    guard templates != nil || !controlTags.isEmpty else { return false }
+    return isUnknown(nearest) || mayHoldUnseenMembers(nearest)
+  }
+
   /// Whether the key of member `id` is or holds a placeholder.
   @inline(__always)
   public func hasTemplateKey(_ id: NodeID) -> Bool {
@@ -49,10 +62,12 @@ extension JSONDocument {
   }
 }
 
-/// A control tag the parser skipped: where it is, and the object or array it is in.
+/// A control tag the parser skipped: where it is, the object or array it is in, and whether it
+/// inserts members or elements of its own (a partial, an include).
 public struct TemplateControlTag: Sendable, Equatable {
   public var range: Range<Int>
   public var container: NodeID
+  public var includes: Bool = false
 }
 
 /// Template tags the parser accepts where JSON has none: a placeholder in a value position
@@ -60,7 +75,8 @@ public struct TemplateControlTag: Sendable, Equatable {
 /// `{% endif %}`) between members or elements is skipped like white space. The engine says what a
 /// tag is; the parser only asks at the bytes where plain JSON would be an error.
 public struct TemplateTags: Sendable {
-  public enum Kind: Sendable { case value, control }
+  /// `include`: a control tag that inserts text of its own where it stands (`{{> partial}}`).
+  public enum Kind: Sendable { case value, control, include }
   /// The end offset and kind of a tag starting at the offset, or nil when none starts there.
   public let scan: @Sendable (UnsafeBufferPointer<UInt8>, Int) -> (end: Int, kind: Kind)?
 

@@ -187,6 +187,19 @@ final class TemplateTests: XCTestCase {
     XCTAssertTrue(found.first?.message.contains("lint the rendered output with --vars") == true, found.first?.message ?? "")
   }
 
+  /// A member missing under a placeholder, or beside an include (`{{> partial}}`), may be there
+  /// once the template is rendered: nothing that needs it is reported; what is there still is.
+  func testMissingMembersUnderPlaceholdersAndIncludes() {
+    let payload = #"{"message": {"token": "t", "notification": {"title": "Hi", "image": "{{image}}"}, "apns": {"payload": {{{json payload}}}}}}"#
+    XCTAssertEqual(problems(payload), [])
+    let include = #"{"message": { {{> target}} "notification": {"title": "Hi"}, "apns": {"payload": {"aps": { {{> aps}} "mutable_content": 1}}}}}"#
+    XCTAssertEqual(problems(include), ["apns-aps-key /message/apns/payload/aps/mutable_content"])
+    // An include does not hide a second target written out.
+    XCTAssertEqual(problems(#"{"message": { {{> common}} "token": "t", "topic": "x"}}"#), ["target-exactly-one /message/topic"])
+    // Without an include, a missing target is still reported, blocks or not.
+    XCTAssertEqual(problems(#"{"message": { {{#if x}}"notification": {"title": "{{t}}"},{{/if}} "data": {}}}"#), ["target-exactly-one /message"])
+  }
+
   /// `placeholders: []` (an empty list) reads every file as plain JSON.
   func testNoPlaceholdersReadsPlainJSON() throws {
     var options = Linter.Options()

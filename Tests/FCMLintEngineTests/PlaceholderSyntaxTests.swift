@@ -49,3 +49,14 @@ final class PlaceholderSyntaxTests: XCTestCase {
     XCTAssertEqual(marks.keys, [k])
   }
 }
+
+extension PlaceholderSyntaxTests {
+  func testIncludeTags() {
+    for tag in ["{{> partial}}", "{{>partial}}", "{% include 'x.json' %}", "{{template \"x\" .}}", "{{- template \"x\" }}"] {
+      XCTAssertTrue(Array(tag.utf8).withUnsafeBufferPointer(PlaceholderSyntax.isInclude), tag)
+    }
+    for tag in ["{{#if x}}", "{% if x %}", "{{x}}", "{{ templates }}"] {
+      XCTAssertFalse(Array(tag.utf8).withUnsafeBufferPointer(PlaceholderSyntax.isInclude), tag)
+    }
+  }
+}

@@ -33,6 +33,15 @@ struct AtLeastOne: RuleFunction {
     }
     if found { return [] }
     let list = paths.map(\.description).joined(separator: ", ")
-    return [Finding(target, detail: "none of \(list) is set", ["paths": list])]
+    var finding = Finding(target, detail: "none of \(list) is set", ["paths": list])
+    // In a template, a path that breaks off at a placeholder or beside an include may be set.
+    if document.templates != nil {
+      for path in paths where !finding.uncertain {
+        path.forEachResolution(in: document, from: context.given) { resolution in
+          if case .missing(let nearest, _) = resolution, document.mayHoldMissingMember(nearest) { finding.uncertain = true }
+        }
+      }
+    }
+    return [finding]
   }
 }

@@ -44,7 +44,10 @@ struct ExactlyOne: RuleFunction {
     // Members in source order, so the first one set counts as the intended target.
     let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
     if present.isEmpty {
-      return [Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])]
+      var finding = Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])
+      // A template's include may add the member.
+      finding.uncertain = document.mayHoldUnseenMembers(id)
+      return [finding]
     }
     guard present.count > 1 else { return [] }
     let names = present.compactMap { document.key($0) }.joined(separator: ", ")
