@@ -52,6 +52,10 @@ extension LintSettings {
     .flag(
       "--fragment", "The files are message fragments: the sender adds the target (token, topic, condition) at send time, so none is fine; two are still an error."
     ) { $0.fragment = true },
+    .value(
+      "--vars", "<file>",
+      "Sample values (JSON or YAML) to render templates with; the result is linted with every check, reported at the template's lines."
+    ) { $0.vars = $1 },
     .value("--max-depth", "<n>", "Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).") { s, v throws(UsageError) in
       s.maxDepth = try integer(v, for: "--max-depth")
     },
@@ -92,6 +96,7 @@ struct LintSettings: Equatable {
   var ndjson = false
   var input: String? = nil
   var fragment = false
+  var vars: String? = nil
   var maxDepth: Int? = nil
   var maxFileSize: String? = nil
   var maxStringLength: String? = nil
@@ -119,6 +124,7 @@ extension LintSettings {
     if (fix || fixOnly) && fixDryRun { throw UsageError("--fix\(fixOnly ? "-only" : "") and --fix-dry-run exclude each other") }
     if ndjson && fixOnly { throw UsageError("--ndjson streams are linted, not fixed") }
     if ndjson && (fix || fixDryRun) { throw UsageError("--ndjson streams are linted, not fixed") }
+    if vars != nil && (fix || fixDryRun) { throw UsageError("--vars lints a rendering of the templates, which --fix cannot write back") }
     if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     do {
       _ = try limits(over: Limits())
@@ -169,6 +175,8 @@ extension LintSettings {
     let limits = try self.limits(over: config.limits)  // checked by validate()
     options.maxDepth = limits.maxDepth
     options.maxStringLength = limits.maxStringLength
+    options.placeholders = config.placeholders
+    if let vars { options.variables = try Self.readVariables(vars) }
     let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
     ProcessLifetime.keep(linter)
 
@@ -384,6 +392,25 @@ extension LintSettings {
     }
 
     static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
+  }
+
+  /// The `--vars` file, or exit 2 with where it is wrong.
+  static func readVariables(_ path: String) throws -> TemplateVariables {
+    let text: String
+    switch FileSystem.read(path) {
+    case .success(let bytes):
+      guard let decoded = String(validating: bytes, as: UTF8.self) else {
+        throw reportConfigurationError(ConfigurationError(file: path, line: 1, column: 1, message: "the --vars file must be UTF-8 text"))
+      }
+      text = decoded
+    case .failure(let error):
+      throw reportConfigurationError(ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the --vars file: \(error.message)"))
+    }
+    do {
+      return TemplateVariables(try DataValue.parse(yaml: text, file: path))
+    } catch {
+      throw reportConfigurationError(error)
+    }
   }
 
   /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as

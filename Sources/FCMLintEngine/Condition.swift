@@ -47,6 +47,7 @@ struct LintPlan {
   struct Check {
     let field: JSONPath?
     let function: any RuleFunction
+    let templates: FCMLintEngine.Rule.TemplateHandling
   }
 
   /// A `when` condition; an `anyOf`'s and a `not`'s operands are `operands` of `conditions`.
@@ -75,7 +76,7 @@ struct LintPlan {
   init(_ rules: [FCMLintEngine.Rule]) {
     for rule in rules {
       let then = Int32(checks.count)..<Int32(checks.count + rule.then.count)
-      checks += rule.then.map { Check(field: $0.field, function: $0.function) }
+      checks += rule.then.map { Check(field: $0.field, function: $0.function, templates: $0.templates) }
       self.rules.append(Rule(when: place(rule.when), then: then))
     }
   }
@@ -88,7 +89,7 @@ struct LintPlan {
       switch condition {
       case .check(let check):
         conditions[first + offset] = Condition(kind: .check, check: Int32(checks.count), operands: 0..<0)
-        checks.append(Check(field: check.field, function: check.function))
+        checks.append(Check(field: check.field, function: check.function, templates: check.templates))
       case .anyOf(let operands):
         conditions[first + offset] = Condition(kind: .anyOf, check: -1, operands: place(operands))
       case .not(let operand):

@@ -66,6 +66,13 @@ public enum DocumentClassifier {
     return classify(members)
   }
 
+  /// The kind to read a document as: its verdict's, or a bare Message for one that is not an
+  /// FCM document (it is then skipped, unless an input kind is forced).
+  public static func kind(_ document: JSONDocument) -> InputKind {
+    if case .fcm(let kind) = classify(document) { return kind }
+    return .message
+  }
+
   /// The kind of a document from its top-level members, in order.
   public static func classify(_ members: [Member]) -> Verdict {
     if members.isEmpty { return .other(reason: "an empty object") }

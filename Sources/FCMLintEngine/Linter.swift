@@ -13,6 +13,11 @@ public struct Linter: Sendable {
     /// The documents are fragments: the sender adds the target at send time (`--fragment`).
     /// Rules read it through `FunctionContext.isFragment`.
     public var fragment = false
+    /// The placeholders a template may hold (`.fcmlint.yml`'s `placeholders:`); an empty list
+    /// reads every file as plain JSON.
+    public var placeholders: PlaceholderSyntax = .default
+    /// Sample values to render templates with before linting them (`--vars`; see `TemplateVariables`).
+    public var variables: TemplateVariables? = nil
     public init() {}
   }
 
@@ -64,14 +69,20 @@ public struct Linter: Sendable {
   }
 
   /// Lints one document; `file` names it in the diagnostics. A document that is not an FCM
-  /// document (and no input kind forced) has none.
+  /// document (and no input kind forced) has none. With `options.variables`, a template is
+  /// rendered with them first (see `check(bytes:file:variables:)`).
   public func lint(bytes: [UInt8], file: String) -> [Diagnostic] {
     check(bytes: bytes, file: file).diagnostics
   }
 
   /// Lints one document, or says why it is not one to lint.
   public func check(bytes: [UInt8], file: String) -> Outcome {
-    switch JSONParser.parse(bytes, options: JSONParser.Options(maxDepth: options.maxDepth, maxStringLength: options.maxStringLength)) {
+    if let variables = options.variables { return check(bytes: bytes, file: file, variables: variables) }
+    return checkAsWritten(bytes: bytes, file: file)
+  }
+
+  func checkAsWritten(bytes: [UInt8], file: String) -> Outcome {
+    switch parse(bytes) {
     case .failure(let error):
       if options.input == nil, case .other(let reason) = DocumentClassifier.classify(unparsed: bytes) {
         return Outcome(diagnostics: [], skipped: reason)
@@ -83,19 +94,26 @@ public struct Linter: Sendable {
         startOffset: error.offset, endOffset: end
       ).map { [$0] } ?? []
       return Outcome(diagnostics: diagnostics, skipped: nil)
-    case .success(var document):
-      let kind: InputKind
-      if let input = options.input {
-        kind = input
-      } else {
-        switch DocumentClassifier.classify(document) {
-        case .fcm(let detected): kind = detected
-        case .other(let reason): return Outcome(diagnostics: [], skipped: reason)
-        }
+    case .success(let document):
+      if options.input == nil, case .other(let reason) = DocumentClassifier.classify(document) {
+        return Outcome(diagnostics: [], skipped: reason)
       }
-      document.mount = kind.mount
       return Outcome(diagnostics: lint(document: document, file: file), skipped: nil)
     }
+  }
+
+  /// Parses a file as `lint(bytes:file:)` reads it: a file with a placeholder opener is read as a
+  /// template (unquoted placeholders, control tags between members, `JSONDocument.templates`).
+  public func parse(_ bytes: [UInt8]) -> Result<JSONDocument, JSONSyntaxError> {
+    let syntax = options.placeholders
+    let templated = syntax.mayOccur(in: bytes)
+    let parsed = JSONParser.parse(bytes, options: JSONParser.Options(
+      maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, templateTags: templated ? syntax.templateTags : nil))
+    guard case .success(var document) = parsed else { return parsed }
+    document.mount = (options.input ?? DocumentClassifier.kind(document)).mount
+    // Control tags alone make a template too: members in their blocks may not be rendered.
+    if templated { document.templates = syntax.marks(document) ?? (document.controlTags.isEmpty ? nil : TemplateMarks()) }
+    return .success(document)
   }
 
   /// A diagnostic of the syntax rule (as configured: its severity, or nil when it is off), for a
@@ -130,7 +148,10 @@ public struct Linter: Sendable {
     // document, and most find nothing.
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
-    var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: options.fragment, scratch: LintScratch())
+    let templated = document.templates != nil
+    let scratch = templated ? templateScratch(document) : LintScratch()
+    scratch.isFragment = options.fragment
+    var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: options.fragment, scratch: scratch)
     // A rule's slots are numbered together, so its nodes are consecutive in `order`.
     var k = 0
     while k < order.count {
@@ -140,6 +161,15 @@ public struct Linter: Sendable {
         let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
         k += 1
         context.given = node
+        if templated {
+          if !rule.when.isEmpty, plan.whenHoldsInTemplate(rule, context) != true { continue }
+          for check in rule.then {
+            for finding in plan.checks[Int(check)].evaluateInTemplate(at: node, context).findings {
+              found.append((ruleIndex, check - rule.then.lowerBound, finding, node))
+            }
+          }
+          continue
+        }
         if !rule.when.isEmpty, !plan.whenHolds(rule, context) { continue }
         for check in rule.then {
           plan.checks[Int(check)].run(at: node, context, rule: ruleIndex, check: check - rule.then.lowerBound, into: &found)
@@ -199,6 +229,15 @@ public struct Linter: Sendable {
       if !kept[runStart...].contains(diagnostic) { kept.append(diagnostic) }
     }
     return kept
+  }
+
+  /// A scratch that renders the template's samples when a check needs them.
+  private func templateScratch(_ document: JSONDocument) -> LintScratch {
+    LintScratch(render: {
+      TemplateSamples.texts.compactMap { sample in
+        TemplateSamples.render(document, with: sample) { bytes in try? self.parse(bytes).get() }
+      }
+    })
   }
 
   static func describe(_ action: FixAction, _ values: [String: String]) -> String {

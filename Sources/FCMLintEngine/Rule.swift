@@ -32,13 +32,30 @@ public struct Rule: Sendable {
     public let function: any RuleFunction
     public let functionName: String
     public let message: MessageTemplate?
+    /// How the check reads a template's placeholders (the rule file's `templates:`).
+    public let templates: TemplateHandling
 
-    public init(field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?) {
+    public init(
+      field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
+    ) {
       self.field = field
       self.function = function
       self.functionName = functionName
       self.message = message
+      self.templates = templates
     }
+  }
+
+  /// How a check treats a template's placeholders (`templates:` in a rule file, for the rule or
+  /// one check).
+  public enum TemplateHandling: String, Sendable, CaseIterable {
+    /// The check judges the value: a value that is a placeholder is of the right type and not
+    /// known yet, so it is not checked; a string with placeholders among literal text is reported
+    /// only when every sample rendering of it is (`TemplateSamples`).
+    case value
+    /// The check judges where values are and which are there (names, presence, counts): it runs
+    /// on the template as written.
+    case structure
   }
 
   init(

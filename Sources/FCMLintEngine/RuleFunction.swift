@@ -11,6 +11,10 @@ public protocol RuleFunction: Sendable {
   static var options: [OptionSpec] { get }
   /// Message placeholders this function fills in, besides the engine's `value`, `property` and `pointer`.
   static var placeholders: [String] { get }
+  /// Whether the function judges a template's partly placeholder strings itself (reading
+  /// `JSONDocument.templates`), rather than on sample renderings, when its check reads values
+  /// (`templates: value`). A target that is wholly a placeholder is still not given to it.
+  static var readsTemplates: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
 
@@ -25,6 +29,7 @@ public protocol RuleFunction: Sendable {
 
 extension RuleFunction {
   public static var placeholders: [String] { [] }
+  public static var readsTemplates: Bool { false }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty
@@ -59,6 +64,17 @@ public struct FunctionContext {
 final class LintScratch {
   /// Schema walks by where they started: the node and the type it was read as.
   var schemaTraces: [(node: NodeID, type: ObjectIdentifier, trace: SchemaTrace)] = []
+  /// For a template with partly placeholder strings: its sample renderings (`TemplateSamples`),
+  /// made when a check first needs them, each with its own scratch.
+  var renderings: [FunctionContext]? = nil
+  var render: (() -> [JSONDocument])? = nil
+  /// Whether the document is a fragment, for the renderings' contexts.
+  var isFragment = false
+  var renderedTextPairs: [(String, String)]? = nil
+
+  init(render: (() -> [JSONDocument])? = nil) {
+    self.render = render
+  }
 }
 
 /// One problem a function found.
@@ -70,6 +86,9 @@ public struct Finding: Sendable {
   public var values: [String: String]
   /// A byte range inside the node to report instead of the whole value (a position inside a string).
   public var range: Range<Int>? = nil
+  /// The finding depends on what a template's placeholders will be (two images, one of them a
+  /// placeholder, may differ): never reported, and a `when` condition it decides is undecided.
+  public var uncertain = false
 
   public init(node: NodeID, atKey: Bool = false, values: [String: String] = [:]) {
     self.node = node

@@ -8,11 +8,11 @@ import LinearRegex
 /// bad options, an unknown placeholder or alias) is a `ConfigurationError` with the file's line
 /// and column: a rule never silently does nothing.
 public enum RuleLoader {
-  static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "fix", "examples"]
+  static let ruleKeys = ["id", "severity", "summary", "description", "docs", "given", "when", "then", "message", "fix", "examples", "templates"]
   /// The keys only `rules`, `explain` and the tests read. The built-in pack embeds them apart
   /// from the rest (see `EmbeddedRule`), so a run that only lints never builds them.
   public static let documentationKeys = ["description", "examples"]
-  static let checkKeys = ["field", "function", "options", "message"]
+  static let checkKeys = ["field", "function", "options", "message", "templates"]
   static let enginePlaceholderNames: Set<String> = ["value", "property", "pointer", "detail"]
 
   /// Loads a rule from its YAML text.
@@ -35,7 +35,8 @@ public enum RuleLoader {
       guard let field = fields[key] else { throw root.fail("a rule needs '\(key)'") }
       return field
     }
-    let reader = RuleReader(file: root.file, resources: resources, aliases: aliases, cache: cache)
+    let templates = try fields["templates"].map(RuleReader.templates) ?? .structure
+    let reader = RuleReader(file: root.file, resources: resources, aliases: aliases, cache: cache, templates: templates)
 
     let idValue = try required("id")
     let id = try idValue.nonEmptyString(what: "id")
@@ -173,6 +174,16 @@ struct RuleReader {
   let resources: RuleResources
   let aliases: Aliases
   let cache: CompileCache
+  /// The rule's `templates:`, for the checks that do not say.
+  var templates: Rule.TemplateHandling = .structure
+
+  static func templates(_ value: DataValue) throws(ConfigurationError) -> Rule.TemplateHandling {
+    let text = try value.string(what: "templates")
+    guard let handling = Rule.TemplateHandling(rawValue: text) else {
+      throw value.fail("templates must be \(Rule.TemplateHandling.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+    }
+    return handling
+  }
 
   func check(_ value: DataValue) throws(ConfigurationError) -> Rule.Check {
     var fields: [String: DataValue] = [:]
@@ -197,7 +208,8 @@ struct RuleReader {
     let message = try fields["message"].map { m throws(ConfigurationError) in
       try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
     }
-    return Rule.Check(field: field, function: instance, functionName: name, message: message)
+    let templates = try fields["templates"].map(Self.templates) ?? self.templates
+    return Rule.Check(field: field, function: instance, functionName: name, message: message, templates: templates)
   }
 
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {

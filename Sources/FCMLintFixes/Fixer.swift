@@ -68,7 +68,6 @@ public struct Fixer: Sendable {
     let fixer: Fixer
     let file: String
     let limit: Int
-    let parserOptions: JSONParser.Options
     let originalParses: Bool
     var refused: [String] = []
     private var refusedKeys: Set<String> = []
@@ -77,18 +76,18 @@ public struct Fixer: Sendable {
       self.fixer = fixer
       self.file = file
       limit = Fixer.growthLimit(original.count)
-      parserOptions = JSONParser.Options(maxDepth: fixer.linter.options.maxDepth, maxStringLength: fixer.linter.options.maxStringLength)
-      if case .success = JSONParser.parse(original, options: parserOptions) { originalParses = true } else { originalParses = false }
+      if case .success = fixer.linter.parse(original) { originalParses = true } else { originalParses = false }
     }
 
-    /// Asked of the parser, not of the syntax rule's diagnostics: a config may turn that rule off.
+    /// Asked of the linter's own parse (so a template reads as it is linted), not of the syntax
+    /// rule's diagnostics: a config may turn that rule off.
     /// Diagnostics whose range meets `written` (what fixes just wrote) are not counted.
     func measure(_ bytes: [UInt8], _ diagnostics: [Diagnostic], written: [Range<Int>] = []) -> Measure {
       var perRule: [String: Int] = [:]
       for d in diagnostics where !Self.meets(d.startOffset..<max(d.startOffset, d.endOffset), written) {
         perRule[d.rule, default: 0] += 1
       }
-      switch JSONParser.parse(bytes, options: parserOptions) {
+      switch fixer.linter.parse(bytes) {
       case .success(let document): return Measure(parses: true, duplicateKeys: document.duplicateKeys.count, perRule: perRule)
       case .failure: return Measure(parses: false, duplicateKeys: 0, perRule: perRule)
       }

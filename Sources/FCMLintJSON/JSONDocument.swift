@@ -9,6 +9,9 @@ import Darwin
 /// The kind of a JSON value.
 public enum JSONKind: UInt8, Sendable {
   case object, array, string, number, `true`, `false`, null
+  /// A template placeholder written where a value goes (`"badge": {{badge}}`): a value not known
+  /// yet. Only a parse with `JSONParser.Options.templateTags` makes one.
+  case placeholder
 
   /// The name used in messages and in the `type` function's options.
   public var name: String {
@@ -19,6 +22,7 @@ public enum JSONKind: UInt8, Sendable {
     case .number: return "number"
     case .true, .false: return "boolean"
     case .null: return "null"
+    case .placeholder: return "placeholder"
     }
   }
 }
@@ -262,6 +266,11 @@ public struct JSONDocument: Sendable {
   /// Message is read as if it were the value of `message` in a send request (mount ["message"]).
   /// Paths resolve through the mount; pointers stay relative to the file.
   public var mount: [String] = []
+  /// The placeholders of a template, or nil for a document without any (see `TemplateMarks`).
+  public var templates: TemplateMarks? = nil
+  /// The byte ranges of the template control tags (`{{#if x}}`, `{% endif %}`) the parser skipped
+  /// between members and elements, in order.
+  public internal(set) var controlTags: [TemplateControlTag] = []
 
   public static let root: NodeID = 0
 

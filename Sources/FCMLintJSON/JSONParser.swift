@@ -26,12 +26,16 @@ public struct JSONParser {
     /// file (escapes count as written, quotes not).
     public var maxStringLength: Int
 
+    /// Template tags to accept (see `TemplateTags`); nil reads strict JSON.
+    public var templateTags: TemplateTags?
+
     public static let defaultMaxDepth = 512
     public static let defaultMaxStringLength = 1 << 20
 
-    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int = Options.defaultMaxStringLength) {
+    public init(maxDepth: Int = Options.defaultMaxDepth, maxStringLength: Int = Options.defaultMaxStringLength, templateTags: TemplateTags? = nil) {
       self.maxDepth = maxDepth
       self.maxStringLength = maxStringLength
+      self.templateTags = templateTags
     }
   }
 
@@ -44,18 +48,25 @@ public struct JSONParser {
     var parser = JSONParser(bytes: bytes, options: options)
     var failure: JSONSyntaxError? = nil
     bytes.withUnsafeBufferPointer { buffer in
-      do throws(JSONSyntaxError) { try parser.run(buffer) } catch { failure = error }
+      do throws(JSONSyntaxError) {
+        if options.templateTags != nil { try parser.run(buffer, TemplateJSON.self) } else { try parser.run(buffer, StrictJSON.self) }
+      } catch {
+        failure = error
+      }
     }
-    if let failure {
+    if var failure {
       parser.nodeBuffer.deallocate()
+      if let tags = options.templateTags { failure = templateFailure(failure, bytes, tags) }
       return .failure(failure)
     }
     // The member table finds the duplicate keys as it is built; only a document whose table is
     // abandoned (a hostile one) needs the separate search. The document takes over the nodes'
     // buffer (no copy) and deallocates it.
-    return .success(JSONDocument(
+    var document = JSONDocument(
       bytes: bytes, nodeBuffer: parser.nodeBuffer, nodeCount: parser.nodeCount, memberCount: parser.memberCount,
-      findDuplicateKeys: { parser.findDuplicateKeys() }))
+      findDuplicateKeys: { parser.findDuplicateKeys() })
+    document.controlTags = parser.controlTags
+    return .success(document)
   }
 
   private let bytes: [UInt8]
@@ -69,6 +80,8 @@ public struct JSONParser {
   private var nodeCount = 0
   /// How many nodes are object members (have a key).
   private var memberCount = 0
+  /// The template control tags skipped, once the parse is done.
+  private var controlTags: [TemplateControlTag] = []
 
   private init(bytes: [UInt8], options: Options) {
     self.bytes = bytes
@@ -102,7 +115,8 @@ public struct JSONParser {
     var isObject: Bool
   }
 
-  private mutating func run(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+  /// The parse loop, compiled twice (see `ParseMode`): strict JSON pays nothing for templates.
+  private mutating func run<Mode: ParseMode>(_ buf: UnsafeBufferPointer<UInt8>, _: Mode.Type) throws(JSONSyntaxError) {
     var pos = 0
     let n = buf.count
     if n >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
@@ -112,8 +126,12 @@ public struct JSONParser {
     // Room for the usual depth up front, rather than growing the array in the first few opens.
     stack.reserveCapacity(min(options.maxDepth, 16) + 1)
     var pendingKey: (start: Int32, end: Int32, escaped: Bool)? = nil
+    var controlTags: [TemplateControlTag] = []
+    defer { if Mode.templates { self.controlTags = controlTags } }
 
     skipWhitespace(buf, &pos)
+    // A template may open with comments or blocks around the whole document.
+    if Mode.templates { skipControlTags(buf, &pos, in: -1, &controlTags) }
     if pos == n { throw JSONSyntaxError(offset: pos, message: "the document is empty: expected a JSON value") }
 
     // Each turn of this loop parses one value, then consumes what may follow it: ',' and the
@@ -130,6 +148,12 @@ public struct JSONParser {
       var opensContainer = false
       switch c {
       case UInt8(ascii: "{"):
+        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
+          guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
+          kind = .placeholder
+          pos = tag.end
+          break
+        }
         kind = .object
         opensContainer = true
         pos += 1
@@ -149,6 +173,12 @@ public struct JSONParser {
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
       default:
+        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
+          guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
+          kind = .placeholder
+          pos = tag.end
+          break
+        }
         throw unexpectedValueStart(buf, pos, inArray: stack.last.map { !$0.isObject } ?? false)
       }
 
@@ -178,6 +208,7 @@ public struct JSONParser {
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
+        if Mode.templates { skipControlTags(buf, &pos, in: id, &controlTags) }
         guard pos < n else { throw endOfInput(stack, pos, expectingValue: kind == .array) }
         if kind == .object {
           if buf[pos] != UInt8(ascii: "}") {
@@ -194,6 +225,7 @@ public struct JSONParser {
       while true {
         skipWhitespace(buf, &pos)
         guard let top = stack.last else {
+          if Mode.templates, skipControlTags(buf, &pos, in: -1, &controlTags) { continue }
           if pos < n {
             if isCommentStart(buf, pos) { throw commentError(pos) }
             throw JSONSyntaxError(offset: pos, message: "found \(describe(buf, pos)) after the end of the document (a file holds one JSON value)")
@@ -213,6 +245,8 @@ public struct JSONParser {
           let comma = pos
           pos += 1
           skipWhitespace(buf, &pos)
+          // A block that wraps the last members may leave their comma before the closer.
+          if Mode.templates, skipControlTags(buf, &pos, in: top.node, &controlTags), pos < n, buf[pos] == closer { continue }
           if pos < n, buf[pos] == closer {
             throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
           }
@@ -222,6 +256,7 @@ public struct JSONParser {
           }
           continue valueLoop
         }
+        if Mode.templates, skipControlTags(buf, &pos, in: top.node, &controlTags) { continue }
         if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
@@ -230,6 +265,36 @@ public struct JSONParser {
         throw JSONSyntaxError(offset: pos, message: "expected ',' or '\(Character(UnicodeScalar(closer)))' \(what), found \(describe(buf, pos))")
       }
     }
+  }
+
+  /// Skips control tags (and the white space after each) at `pos`; returns whether there were any.
+  @discardableResult
+  private func skipControlTags(
+    _ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, in container: NodeID, _ controlTags: inout [TemplateControlTag]
+  ) -> Bool {
+    guard let tags = options.templateTags else { return false }
+    var skipped = false
+    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind != .value {
+      controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container, includes: tag.kind == .include))
+      pos = tag.end
+      skipWhitespace(buf, &pos)
+      skipped = true
+    }
+    return skipped
+  }
+
+  /// A syntax error at a template tag, said plainly: only blocks around whole members or
+  /// elements can be read without the template's values.
+  private static func templateFailure(_ failure: JSONSyntaxError, _ bytes: [UInt8], _ tags: TemplateTags) -> JSONSyntaxError {
+    let found: (end: Int, kind: TemplateTags.Kind)? = bytes.withUnsafeBufferPointer { buf in
+      failure.offset < buf.count ? tags.scan(buf, failure.offset) : nil
+    }
+    guard let found else { return failure }
+    let tag = String(decoding: bytes[failure.offset..<min(found.end, failure.offset + 60)], as: UTF8.self)
+    let what = found.kind == .value ? "placeholder \(tag)" : "template block \(tag)"
+    return JSONSyntaxError(
+      offset: failure.offset,
+      message: "\(what) is not around whole members or elements, so the template cannot be read without its values: lint the rendered output with --vars FILE")
   }
 
   /// Parses `"key"` and the `:` after it; `pos` ends after the colon.
@@ -554,6 +619,53 @@ public struct JSONParser {
 /// the high bit of the first such byte, and no bit is set below it (later bytes may be marked
 /// wrongly by a borrow, and are never looked at): before the first stopping byte, no subtraction
 /// borrows, and each of its bytes is in 0x20...0x7F, neither '"' nor '\\'.
+extension JSONParser {
+  /// Whether `bytes` hold a template placeholder opener: `{{`, `{%`, `${` or `$(`. Every file
+  /// linted is asked, so this reads eight bytes at a time and looks closer only at a word that
+  /// holds a '{' or a '$' (in JSON, mostly the opening of an object).
+  public static func containsTemplateOpener(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { buf in
+      let n = buf.count
+      guard n >= 2 else { return false }
+      let base = UnsafeRawPointer(buf.baseAddress.unsafelyUnwrapped)
+      func opener(_ i: Int) -> Bool {
+        let b = buf[i], next = buf[i + 1]
+        if b == UInt8(ascii: "{") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "%") }
+        if b == UInt8(ascii: "$") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "(") }
+        return false
+      }
+      var i = 0
+      // A word's last byte pairs with the next word's first: the byte loop checks it.
+      while i &+ 9 <= n {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        var flags = zeroBytes(word ^ 0x7B7B_7B7B_7B7B_7B7B) | zeroBytes(word ^ 0x2424_2424_2424_2424)
+        while flags != 0 {
+          if opener(i &+ (flags.trailingZeroBitCount &>> 3)) { return true }
+          flags &= flags &- 1
+        }
+        i &+= 8
+      }
+      while i + 1 < n {
+        if opener(i) { return true }
+        i += 1
+      }
+      return false
+    }
+  }
+}
+
+/// Whether a parse accepts template tags: `run` is specialized for each, so the strict parse has
+/// none of the template branches.
+private protocol ParseMode { static var templates: Bool { get } }
+private enum StrictJSON: ParseMode { static var templates: Bool { false } }
+private enum TemplateJSON: ParseMode { static var templates: Bool { true } }
+
+/// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
+@inline(__always) private func zeroBytes(_ word: UInt64) -> UInt64 {
+  let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+  return ~(((word & lows) &+ lows) | word | lows)
+}
+
 @inline(__always) private func stringStopBytes(_ word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
   let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C

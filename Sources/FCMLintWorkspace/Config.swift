@@ -9,6 +9,8 @@ import FCMLintJSON
 /// rule-directories: [fcm-rules]  # relative to this file
 /// ignore: ["fixtures/**", "*.draft.json"]
 /// limits: {max-depth: 64, max-file-size: 1M, max-string-length: 64K}
+/// placeholders: ['\{\{[^{}]*\}\}']     # a template's placeholders; [] turns templates off
+/// extend-placeholders: ['%[A-Z_]+%']  # or: added to the defaults
 /// ```
 public struct Config: Sendable {
   public static let fileName = ".fcmlint.yml"
@@ -30,6 +32,8 @@ public struct Config: Sendable {
   public var baseDirectory: String = "."
   /// The defaults, changed by `limits:`; command-line options change them further.
   public var limits = Limits()
+  /// A template's placeholder syntaxes (`placeholders:`, `extend-placeholders:`).
+  public var placeholders: PlaceholderSyntax = .default
 
   public init() {}
 
@@ -39,7 +43,11 @@ public struct Config: Sendable {
     config.baseDirectory = Path.directory(of: file)
     let root = try DataValue.parse(yaml: text, file: file)
     if root.isNull { return config }  // an empty file
-    for (key, _, value) in try root.mapping(allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits"], what: "the config") {
+    var placeholders: [String]? = nil, extraPlaceholders: [String] = []
+    for (key, _, value) in try root.mapping(
+      allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits", "placeholders", "extend-placeholders"],
+      what: "the config")
+    {
       switch key {
       case "rules":
         if value.isNull { break }
@@ -79,6 +87,18 @@ public struct Config: Sendable {
         config.respectGitignore = try value.bool(what: key)
       case "fragment":
         config.fragment = try value.bool(what: key)
+      case "placeholders", "extend-placeholders":
+        var patterns: [String] = []
+        for item in value.oneOrMany(what: key) {
+          let pattern = try item.nonEmptyString(what: "a placeholder pattern")
+          do {
+            _ = try PlaceholderSyntax(patterns: [pattern])
+          } catch {
+            throw item.fail("placeholder pattern '\(pattern)' is not a supported regular expression: \(error.error)")
+          }
+          patterns.append(pattern)
+        }
+        if key == "placeholders" { placeholders = patterns } else { extraPlaceholders = patterns }
       default:
         for item in value.oneOrMany(what: key) {
           let pattern = try item.nonEmptyString(what: "an ignore pattern")
@@ -89,6 +109,11 @@ public struct Config: Sendable {
           }
         }
       }
+    }
+    let patterns = (placeholders ?? PlaceholderSyntax.defaultPatterns) + extraPlaceholders
+    if patterns != PlaceholderSyntax.defaultPatterns {
+      // Each pattern compiled above.
+      config.placeholders = try! PlaceholderSyntax(patterns: patterns)
     }
     return config
   }

@@ -51,7 +51,9 @@ extension ConfigTests {
       "unknown key 'max-depht' in 'limits'; did you mean 'max-depth'? (allowed: max-depth, max-file-size, max-string-length)")
     assertConfigError("limits: 5\n", at: "1:9", "'limits' must be a mapping")
     assertConfigError("limits: [max-depth]\n", at: "1:9", "'limits' must be a mapping")
-    assertConfigError("limit:\n  max-depth: 5\n", at: "1:1", "unknown key 'limit' in the config; did you mean 'limits'? (allowed: rules, rule-directories, ignore, respect-gitignore, fragment, limits)")
+    assertConfigError(
+      "limit:\n  max-depth: 5\n", at: "1:1",
+      "unknown key 'limit' in the config; did you mean 'limits'? (allowed: rules, rule-directories, ignore, respect-gitignore, fragment, limits, placeholders, extend-placeholders)")
   }
 
   /// Limits come from the config and the command line through one function: the same values are
@@ -88,5 +90,25 @@ extension ConfigTests {
     assertConfigError("rules:\n  'image-extension': off\n  image-extension: off\n", at: "3:3", "duplicate key 'image-extension' (first at line 2)")
     // The same key in different mappings is no duplicate.
     XCTAssertNil(configError("rules: {a: off}\nlimits: {max-depth: 8}\n"))
+  }
+}
+
+/// `placeholders:` replaces the template placeholder syntaxes, `extend-placeholders:` adds to them.
+extension ConfigTests {
+  func testPlaceholders() throws {
+    XCTAssertEqual(try Config.load(text: "rules: {}\n", file: "c.yml").placeholders.patterns, PlaceholderSyntax.defaultPatterns)
+    XCTAssertEqual(try Config.load(text: "placeholders: []\n", file: "c.yml").placeholders.patterns, [])
+    XCTAssertEqual(try Config.load(text: "placeholders: ['%[a-z]+%']\n", file: "c.yml").placeholders.patterns, ["%[a-z]+%"])
+    XCTAssertEqual(
+      try Config.load(text: "extend-placeholders: ['%[a-z]+%']\n", file: "c.yml").placeholders.patterns,
+      PlaceholderSyntax.defaultPatterns + ["%[a-z]+%"])
+    assertConfigError("placeholders:\n  - '(ab'\n", at: "2:5", "placeholder pattern '(ab' is not a supported regular expression: unclosed group (at character 1)")
+    let linter = Linter(rules: RuleSet(), options: {
+      var options = Linter.Options()
+      options.placeholders = try! Config.load(text: "placeholders: ['%[a-z]+%']\n", file: "c.yml").placeholders
+      return options
+    }())
+    guard case .success(let document) = linter.parse(Array(#"{"a": "%ttl%", "b": %n%, "c": "{{x}}"}"#.utf8)) else { return XCTFail("no parse") }
+    XCTAssertEqual(document.templates?.unknown.count, 2)
   }
 }

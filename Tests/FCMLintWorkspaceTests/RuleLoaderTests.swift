@@ -2,6 +2,7 @@ import FCMLintEngine
 import FCMLintRuleTestSupport
 import FCMLintTestSupport
 import FCMLintWorkspace
+import Foundation
 import XCTest
 
 /// A broken rule file is an error naming the file, line and column, never a silent skip.
@@ -85,6 +86,28 @@ final class RuleLoaderTests: XCTestCase {
 
   func testUnknownPlaceholder() {
     assertError(valid + "message: 'found {valu}'\n", line: 16, contains: "unknown placeholder '{valu}'")
+  }
+
+  /// `templates:` (for the rule, or one check) is `value` or `structure`, and says how the
+  /// checks read a template's placeholders.
+  func testTemplatesKey() throws {
+    assertError(valid.replacingOccurrences(of: "severity: warning", with: "severity: warning\ntemplates: values"), line: 3, column: 12, contains: "templates must be value or structure, not 'values'")
+    assertError(valid.replacingOccurrences(of: "  function: equals", with: "  function: equals\n  templates: values"), line: 10, column: 14, contains: "templates must be value or structure")
+    let placeholder = #"{"message": {"android": {"priority": "{{priority}}"}}}"#
+    let structure = try RuleLoader.load(text: valid, file: "r.yml")
+    XCTAssertEqual(structure.then[0].templates, .structure)
+    XCTAssertEqual(Linter(rules: try set(structure)).lint(bytes: Array(placeholder.utf8), file: "t.json").count, 1)
+    let value = try RuleLoader.load(text: valid.replacingOccurrences(of: "  function: equals", with: "  function: equals\n  templates: value"), file: "r.yml")
+    XCTAssertEqual(value.then[0].templates, .value)
+    XCTAssertEqual(Linter(rules: try set(value)).lint(bytes: Array(placeholder.utf8), file: "t.json").count, 0)
+    let ruleLevel = try RuleLoader.load(text: valid.replacingOccurrences(of: "severity: warning", with: "severity: warning\ntemplates: value"), file: "r.yml")
+    XCTAssertEqual(ruleLevel.then[0].templates, .value)
+  }
+
+  private func set(_ rule: Rule) throws -> RuleSet {
+    var set = RuleSet()
+    try set.add(rule)
+    return set
   }
 
   func testBadSeverityAndId() {

@@ -4,12 +4,13 @@ import FuzzSupport
 /// edits always inside the text, and the diff of the change renders.
 func fuzzFix(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let original = Fuzz.bytes(data, size)
-  let parsedBefore = (try? JSONParser.parse(original).get()) != nil
+  // Parsed as the linter reads it (a template's unquoted placeholders too).
+  let parsedBefore = (try? Fuzz.linter.parse(original).get()) != nil
   let result = Fixer(linter: Fuzz.linter).fix(bytes: original, file: "fuzz.json")
   Fuzz.check(result.fixed >= 0, "negative fix count")
   if result.bytes != original {
     Fuzz.check(parsedBefore, "an unparseable file was changed")
-    Fuzz.check((try? JSONParser.parse(result.bytes).get()) != nil, "a fix made the file unparseable")
+    Fuzz.check((try? Fuzz.linter.parse(result.bytes).get()) != nil, "a fix made the file unparseable")
     _ = UnifiedDiff.make(original, result.bytes, path: "fuzz.json")
   }
   Fuzz.checkDiagnostics(result.diagnostics, bytes: result.bytes, file: "fuzz.json")

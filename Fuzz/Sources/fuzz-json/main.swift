@@ -6,7 +6,9 @@ import FuzzSupport
 func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = Fuzz.bytes(data, size)
   // Small limits, so the fuzzer reaches them; and the defaults.
-  for options in [JSONParser.Options(maxDepth: 16, maxStringLength: 64), JSONParser.Options()] {
+  // And as a template (unquoted placeholders, control tags between members).
+  let templates = JSONParser.Options(templateTags: PlaceholderSyntax.default.templateTags)
+  for options in [JSONParser.Options(maxDepth: 16, maxStringLength: 64), JSONParser.Options(), templates] {
     let locator = SourceLocator(bytes: bytes)
     switch JSONParser.parse(bytes, options: options) {
     case .failure(let error):

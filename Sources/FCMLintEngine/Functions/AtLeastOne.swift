@@ -27,11 +27,21 @@ struct AtLeastOne: RuleFunction {
       path.forEachNode(in: document, from: context.given) { id in
         if found { return }
         // A string's length without decoding it: empty exactly when the literal is `""`.
-        found = nonEmptyString ? (document.kind(id) == .string && document[id].end - document[id].start > 2) : document.kind(id) != .null
+        // A template's placeholder is a value of the right type, so it counts as set.
+        found = nonEmptyString ? (document.kind(id) == .string && document[id].end - document[id].start > 2) || document.isUnknown(id) : document.kind(id) != .null
       }
     }
     if found { return [] }
     let list = paths.map(\.description).joined(separator: ", ")
-    return [Finding(target, detail: "none of \(list) is set", ["paths": list])]
+    var finding = Finding(target, detail: "none of \(list) is set", ["paths": list])
+    // In a template, a path that breaks off at a placeholder or beside an include may be set.
+    if document.templates != nil {
+      for path in paths where !finding.uncertain {
+        path.forEachResolution(in: document, from: context.given) { resolution in
+          if case .missing(let nearest, _) = resolution, document.mayHoldMissingMember(nearest) { finding.uncertain = true }
+        }
+      }
+    }
+    return [finding]
   }
 }

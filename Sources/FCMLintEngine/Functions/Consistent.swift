@@ -11,6 +11,9 @@ struct Consistent: RuleFunction {
     OptionSpec("reference", .path, "the common value the others should repeat, when it is set"),
   ]
   static let placeholders = ["expected", "expectedPointer"]
+  /// Compares a template's values itself (`templateComparison`): sample renderings give every
+  /// placeholder the same text, so they would call `{{host}}/a.png` and `cdn/{{name}}` different.
+  static let readsTemplates = true
 
   let paths: [JSONPath]
   let reference: JSONPath?
@@ -26,13 +29,16 @@ struct Consistent: RuleFunction {
     let document = context.document
     let differing = values.filter { !Self.sameString($0, expected, document) }
     guard !differing.isEmpty else { return [] }
-    let expectedText = document.string(expected)!
+    let expectedText = document.string(expected) ?? document.rawText(expected)
     let pointer = document.pointer(expected)
     return differing.map { value in
-      Finding(node: value, values: [
-        "detail": "'\(document.string(value)!)' differs from '\(expectedText)' at \(pointer)",
+      var finding = Finding(node: value, values: [
+        "detail": "'\(document.string(value) ?? document.rawText(value))' differs from '\(expectedText)' at \(pointer)",
         "expected": expectedText, "expectedPointer": pointer,
       ])
+      // Two texts of a template may still be one value once rendered.
+      finding.uncertain = document.templates != nil && Self.templateComparison(value, expected, document) == nil
+      return finding
     }
   }
 
@@ -51,14 +57,14 @@ struct Consistent: RuleFunction {
     for i in paths.indices {  // by index: a `for path in` copy retained each path
       paths[i].forEachNode(in: document, from: base) { id in
         // A node two paths reach (`fcm_options` and `fcmOptions` both find either spelling) is one value.
-        if document.kind(id) == .string, !values.contains(id) { values.append(id) }
+        if Self.comparable(id, document), !values.contains(id) { values.append(id) }
       }
     }
     var reference: NodeID? = nil
     self.reference?.forEachNode(in: document, from: base) { id in
       if reference == nil { reference = id }
     }
-    if let reference, document.kind(reference) == .string { return (values, reference) }
+    if let reference, Self.comparable(reference, document) { return (values, reference) }
     guard values.count >= 2 else { return nil }
     // The most common value, the first in `paths` order on a tie (a handful of values: count pairs).
     var best = 0, expected = values[0]
@@ -70,6 +76,38 @@ struct Consistent: RuleFunction {
       }
     }
     return (values, expected)
+  }
+
+  /// A string, or a template's unquoted placeholder (which may be any string).
+  private static func comparable(_ id: NodeID, _ document: JSONDocument) -> Bool {
+    let kind = document.kind(id)
+    return kind == .string || kind == .placeholder
+  }
+
+  /// For two values of a template that are not the same text: false when they differ whatever
+  /// the placeholders are, nil when they may be equal. A placeholder may be any text; the same
+  /// text in both (`cdn/{{id}}.png` twice) was found equal before. A literal differs from a
+  /// template it does not fit (`https://a/{{x}}` and `http://b/c.png`); two templates differ
+  /// when they have the same placeholders in the same order (`cdn/{{id}}.png`, `cdn/{{id}}`), or
+  /// when the literal texts before their first placeholders, or after their last, cannot both be
+  /// read (`cdn/{{a}}.png`, `cdn/{{b}}.jpg`).
+  static func templateComparison(_ a: NodeID, _ b: NodeID, _ document: JSONDocument) -> Bool? {
+    if document.isUnknown(a) || document.isUnknown(b) { return nil }
+    let partial = document.templates?.partial ?? [:]
+    let first = document.templateSegments(a), second = document.templateSegments(b)
+    switch (first.count, second.count) {
+    case (1, 1): return false
+    case (1, _): return JSONDocument.template(second, fits: first[0]) ? nil : false
+    case (_, 1): return JSONDocument.template(first, fits: second[0]) ? nil : false
+    default:
+      // The same placeholders in the same order take the same values: the literal text decides.
+      let bytes = document.bytes
+      let names = { (ranges: [Range<Int>]) in ranges.map { bytes[$0] } }
+      if names(partial[a]!).elementsEqual(names(partial[b]!)) { return false }
+      let prefixes = first[0].starts(with: second[0]) || second[0].starts(with: first[0])
+      let suffixes = first.last!.reversed().starts(with: second.last!.reversed()) || second.last!.reversed().starts(with: first.last!.reversed())
+      return prefixes && suffixes ? nil : false
+    }
   }
 
   /// Whether two string nodes hold equal Strings. Identical bytes without escapes are equal, and

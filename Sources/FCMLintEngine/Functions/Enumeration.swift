@@ -9,6 +9,8 @@ struct Enumeration: RuleFunction {
     OptionSpec("caseSensitive", .bool, "compare case-sensitively (default true)"),
   ]
   static let placeholders = ["allowed", "suggestion"]
+  /// A template's value with literal parts is one of the values when it may render to one.
+  static let readsTemplates = true
 
   let values: [String]
   let caseSensitive: Bool
@@ -24,7 +26,9 @@ struct Enumeration: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, let s = context.document.string(id) else { return [] }
-    let ok = caseSensitive ? values.contains(s) : folded.contains(s.lowercased())
+    let ok = context.document.isPartialTemplate(id)
+      ? context.document.templateMayBe(id, oneOf: values, caseSensitive: caseSensitive)
+      : caseSensitive ? values.contains(s) : folded.contains(s.lowercased())
     if ok { return [] }
     let allowed = values.joined(separator: ", ")
     let suggestion = closest(to: s, in: values).map { " (did you mean '\($0)'?)" } ?? ""

@@ -51,14 +51,20 @@ struct ExactlyOne: RuleFunction {
     let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
     if present.isEmpty {
       if noneInFragment && context.isFragment { return [] }
-      return [Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])]
+      var finding = Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])
+      // A template's include may add the member.
+      finding.uncertain = document.mayHoldUnseenMembers(id)
+      return [finding]
     }
     guard present.count > 1 else { return [] }
     let names = present.compactMap { document.key($0) }.joined(separator: ", ")
     return present.dropFirst().map { extra in
-      Finding(node: extra, atKey: true, values: [
+      var finding = Finding(node: extra, atKey: true, values: [
         "detail": "only one of \(list) may be set, found \(names)", "fields": list, "present": names,
       ])
+      // Members in a template block ({{#if topic}}) may not be rendered together.
+      finding.uncertain = document.isConditional(extra) || document.isConditional(present[0])
+      return finding
     }
   }
 }

@@ -18,7 +18,10 @@ struct NoDuplicateKeys: RuleFunction {
       let keyBytes = Array(key.utf8)
       let first = document.children(document[member].parent).first { document.keyEquals($0, keyBytes) }!
       let line = locator.position(of: Int(document[first].keyStart)).line
-      return Finding(node: member, atKey: true, values: ["detail": "duplicate key '\(key)' (also on line \(line)); FCM keeps only the last one"])
+      var finding = Finding(node: member, atKey: true, values: ["detail": "duplicate key '\(key)' (also on line \(line)); FCM keeps only the last one"])
+      // Branches of a template block ({{#if}} ... {{else}} ...) are never rendered together.
+      finding.uncertain = document.isConditional(member) || document.isConditional(first)
+      return finding
     }
   }
 }

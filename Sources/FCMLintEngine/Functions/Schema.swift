@@ -23,6 +23,9 @@ struct SchemaCheck: RuleFunction {
     OptionSpec("ignore", .strings, "Type.field entries whose values are not checked (a dedicated rule does it)"),
   ]
   static let placeholders = ["field", "type", "rename"]
+  /// A template's string with literal parts is a string; as a number, Duration or timestamp it
+  /// is not judged, and as an enum it is valid when it may render to a value.
+  static let readsTemplates = true
 
   enum Check: String { case unknownFields, types, enums }
 
@@ -103,7 +106,8 @@ struct SchemaCheck: RuleFunction {
       i += 1
       switch step.tag {
       case .notObject:
-        guard check == .types else { continue }
+        // A template's placeholder stands for a value of the right type.
+        guard check == .types, !document.isUnknown(step.node) else { continue }
         let type = type(of: step)
         findings.append(Finding(node: step.node, values: [
           "detail": "expected an object (\(type.name)), found \(step.kind.name) \(excerpt(step.node, in: document))",
@@ -118,7 +122,7 @@ struct SchemaCheck: RuleFunction {
           i = Int(step.end)
         } else if !step.repeated {
           value(step, trace, document, &findings)
-        } else if step.kind != .array {
+        } else if step.kind != .array && !document.isUnknown(step.node) {
           typeError(step.node, field(of: step), type(of: step), "a list", document, &findings)
         }
       case .element:
@@ -158,6 +162,18 @@ struct SchemaCheck: RuleFunction {
     default: return
     }
     let id = step.node, kind = step.kind
+    if document.isUnknown(id) { return }
+    if document.isPartialTemplate(id) {
+      switch step.fieldKind {
+      case .int32, .int64, .float, .duration, .timestamp: return
+      case .enumeration:
+        guard check == .enums else { return }
+        let field = field(of: step)
+        let lower = lowercase.contains("\(type(of: step).name).\(field.json)") || lowercase.contains("\(type(of: step).name).\(field.proto)")
+        if document.templateMayBe(id, oneOf: field.values, caseSensitive: !lower) { return }
+      default: break
+      }
+    }
     func typeError(_ expected: String, _ findings: inout [Finding]) {
       self.typeError(id, field(of: step), type(of: step), expected, document, &findings)
     }
