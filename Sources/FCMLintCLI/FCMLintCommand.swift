@@ -123,10 +123,15 @@ struct RuleSources: Equatable {
     .value("--rules", "<dir>", repeatable: true, "A folder of extra rule files (*.yml).") { $0.rules.append($1) },
   ]
 
-  /// The rules and config of this run.
+  /// The rules and config of this run (the config given, or the one nearest to the working
+  /// directory).
   func load() throws(ConfigurationError) -> (RuleSet, Config) {
+    try load(configPath: self.config ?? Config.discover(from: FileSystem.currentDirectory()))
+  }
+
+  /// The rules and config from `configPath` (nil: the defaults) and the `--rules` folders.
+  func load(configPath: String?) throws(ConfigurationError) -> (RuleSet, Config) {
     var config = Config()
-    let configPath = self.config ?? Config.discover(from: FileSystem.currentDirectory())
     if let configPath {
       let bytes: [UInt8]
       switch FileSystem.read(configPath, limit: 1 << 20) {

@@ -169,18 +169,25 @@ extension LintSettings {
 
   private func runSettled() throws {
     let (ruleSet, config) = try ruleSources.loadOrReport()
-    var options = Linter.Options()
-    options.input = input.flatMap(InputKind.init(rawValue:))
-    options.fragment = fragment || config.fragment
     let limits = try self.limits(over: config.limits)  // checked by validate()
-    options.maxDepth = limits.maxDepth
-    options.maxStringLength = limits.maxStringLength
-    options.placeholders = config.placeholders
-    if let vars { options.variables = try Self.readVariables(vars) }
-    let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
+    let variables = try vars.map(Self.readVariables)
+    // What the command line sets, over each file's config.
+    let commandLine = self
+    func options(_ config: Config) -> Linter.Options {
+      var options = Linter.Options()
+      options.input = commandLine.input.flatMap(InputKind.init(rawValue:))
+      options.fragment = commandLine.fragment || config.fragment
+      options.maxDepth = limits.maxDepth
+      options.maxStringLength = limits.maxStringLength
+      options.placeholders = config.placeholders
+      options.variables = variables
+      return options
+    }
+    let linter = Linter(rules: ruleSet, severities: config.severities, options: options(config))
     ProcessLifetime.keep(linter)
 
     if ndjson { return try runNDJSON(linter, limits) }
+    let configs = Configurations(sources: ruleSources, base: options)
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -192,7 +199,8 @@ extension LintSettings {
       }
       switch FileSystem.kind(path) {
       case .directory:
-        let filter = WalkFilter(root: path, config: config.ignoreList, respectGitignore: respectGitignore && config.respectGitignore)
+        let rootConfig = try configs.config(forFolder: path).config
+        let filter = WalkFilter(root: path, config: rootConfig.ignoreList, respectGitignore: respectGitignore && rootConfig.respectGitignore)
         var (files, errors) = FileSystem.files(under: path, enter: filter.enters, include: Self.isJSONFileName)
         if filter.hasPatterns { files = files.filter(filter.includes) }
         inputs += files.map { .file($0) }
@@ -200,7 +208,7 @@ extension LintSettings {
       case .missing:
         ioErrors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
       case .file, .other:
-        if !config.isIgnored(path) { inputs.append(.file(path)) }
+        if !(try configs.config(forFile: path).config.isIgnored(path)) { inputs.append(.file(path)) }
       }
     }
 
@@ -224,16 +232,29 @@ extension LintSettings {
       inputs[a].name == inputs[b].name ? a < b : inputs[a].name.utf8.lexicographicallyPrecedes(inputs[b].name.utf8)
     }
     let linted = order.map { inputs[$0] }
-    let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    // Each file's linter, from its own config (standard input: as if in the working directory).
+    var linterOf: [Int] = []
+    linterOf.reserveCapacity(linted.count)
+    for input in linted {
+      switch input {
+      case .file(let path): linterOf.append(try configs.linter(forFile: path))
+      case .standardInput: linterOf.append(try configs.linter(forFile: stdinFilename ?? "-"))
+      }
+    }
+    let linters = configs.linters
+    // The rules a report lists: every file's, each once.
+    var listed = Set<String>()
+    let rules = ([linter] + linters).flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }
+    let header = ReportHeader(rules: rules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
     let report: ReportWriter
     if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
-      lintAll(linted, linter, limits) { place, result in report.add(result, at: place) }
+      lintAll(linted, linters, linterOf, limits) { place, result in report.add(result, at: place) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
       // was a third of the memory a run over 20,000 files needed.
       let results = Slots<Result>(count: linted.count, initial: Result())
-      lintAll(linted, linter, limits) { place, result in results[place] = result }
+      lintAll(linted, linters, linterOf, limits) { place, result in results[place] = result }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) where results[place].read {
         if let diff = results[place].diff { Console.out(diff) }
@@ -416,12 +437,12 @@ extension LintSettings {
   /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as
   /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
   /// are over when this returns.
-  func lintAll(_ inputs: [Input], _ linter: Linter, _ limits: Limits, take: @escaping @Sendable (Int, Result) -> Void) {
+  func lintAll(_ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ limits: Limits, take: @escaping @Sendable (Int, Result) -> Void) {
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     if jobs <= 1 {
-      for i in inputs.indices { take(i, lintOne(inputs[i], linter, limits)) }
+      for i in inputs.indices { take(i, lintOne(inputs[i], linters[linterOf[i]], limits)) }
     } else {
-      let work: @Sendable (Int) -> Void = { i in take(i, lintOne(inputs[i], linter, limits)) }
+      let work: @Sendable (Int) -> Void = { i in take(i, lintOne(inputs[i], linters[linterOf[i]], limits)) }
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
       let chunk = max(1, inputs.count / (jobs * 8))
       let tasks = (inputs.count + chunk - 1) / chunk

@@ -80,7 +80,7 @@ public struct DataValue: Sendable {
     return out
   }
 
-  func sequence(what: @autoclosure () -> String) throws(ConfigurationError) -> [DataValue] {
+  package func sequence(what: @autoclosure () -> String) throws(ConfigurationError) -> [DataValue] {
     guard case .sequence(let items) = node else { throw fail("\(what()) must be a list") }
     return items
   }

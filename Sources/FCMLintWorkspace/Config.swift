@@ -34,8 +34,101 @@ public struct Config: Sendable {
   public var limits = Limits()
   /// A template's placeholder syntaxes (`placeholders:`, `extend-placeholders:`).
   public var placeholders: PlaceholderSyntax = .default
+  /// Settings for the files some globs match (`overrides:`), later entries winning.
+  public var overrides: [Override] = []
+
+  /// One entry of `overrides:`.
+  public struct Override: Sendable {
+    /// Gitignore-style patterns relative to the config's folder.
+    public var files: [Glob]
+    public var severities: [String: Severity?] = [:]
+    var severityPositions: [String: (line: Int, column: Int)] = [:]
+    public var input: InputKind? = nil
+    public var fragment: Bool? = nil
+  }
+
+  /// What applies to one file: the config's settings, then every override whose `files` match
+  /// it, in order (`overrides` holds their indices, which name the combination).
+  public struct FileSettings: Sendable {
+    public var severities: [String: Severity?]
+    public var input: InputKind?
+    public var fragment: Bool
+    public var overrides: [Int]
+  }
+
+  public func settings(for path: String) -> FileSettings {
+    var settings = FileSettings(severities: severities, input: nil, fragment: fragment, overrides: [])
+    guard !overrides.isEmpty else { return settings }
+    let absolute = Path.absolute(path)
+    let base = Path.absolute(baseDirectory)
+    for (index, override) in overrides.enumerated() where IgnoreList(base: base, globs: override.files).excludes(absolute, isDirectory: false) {
+      settings.overrides.append(index)
+      settings.severities.merge(override.severities) { $1 }
+      if let input = override.input { settings.input = input }
+      if let fragment = override.fragment { settings.fragment = fragment }
+    }
+    return settings
+  }
 
   public init() {}
+
+  /// `rules:` (in the config or an override): rule id → severity, nil for off.
+  static func loadSeverities(_ value: DataValue) throws(ConfigurationError) -> ([String: Severity?], [String: (line: Int, column: Int)]) {
+    var severities: [String: Severity?] = [:]
+    var positions: [String: (line: Int, column: Int)] = [:]
+    if value.isNull { return (severities, positions) }
+    for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
+      let text: String
+      if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
+        text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
+      } else {
+        guard case .scalar(let s, .string, _) = severityValue.node else {
+          throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off")
+        }
+        text = s
+      }
+      if text == "off" {
+        severities[id] = .some(nil)
+      } else if let severity = Severity(rawValue: text) {
+        severities[id] = severity
+      } else {
+        throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off, not '\(text)'")
+      }
+      positions[id] = (idValue.line, idValue.column)
+    }
+    return (severities, positions)
+  }
+
+  static func loadOverride(_ value: DataValue) throws(ConfigurationError) -> Override {
+    var override = Override(files: [])
+    var sawFiles = false
+    for (key, _, item) in try value.mapping(allowed: ["files", "rules", "input", "fragment"], what: "an override") {
+      switch key {
+      case "files":
+        sawFiles = true
+        for glob in item.oneOrMany(what: key) {
+          let pattern = try glob.nonEmptyString(what: "a file pattern")
+          do {
+            override.files.append(try Glob(pattern))
+          } catch {
+            throw glob.fail("invalid file pattern '\(pattern)': \(error.message)")
+          }
+        }
+      case "rules":
+        (override.severities, override.severityPositions) = try loadSeverities(item)
+      case "input":
+        let text = try item.nonEmptyString(what: "input")
+        guard let kind = InputKind(rawValue: text) else {
+          throw item.fail("input must be \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        override.input = kind
+      default:
+        override.fragment = try item.bool(what: key)
+      }
+    }
+    if !sawFiles || override.files.isEmpty { throw value.fail("an override needs 'files': the patterns of the files it applies to") }
+    return override
+  }
 
   public static func load(text: String, file: String) throws(ConfigurationError) -> Config {
     var config = Config()
@@ -45,31 +138,14 @@ public struct Config: Sendable {
     if root.isNull { return config }  // an empty file
     var placeholders: [String]? = nil, extraPlaceholders: [String] = []
     for (key, _, value) in try root.mapping(
-      allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits", "placeholders", "extend-placeholders"],
+      allowed: ["rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits", "placeholders", "extend-placeholders", "overrides"],
       what: "the config")
     {
       switch key {
       case "rules":
-        if value.isNull { break }
-        for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
-          let text: String
-          if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
-            text = "off"  // YAML 1.1 resolves a plain `off` to the boolean false
-          } else {
-            guard case .scalar(let s, .string, _) = severityValue.node else {
-              throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off")
-            }
-            text = s
-          }
-          if text == "off" {
-            config.severities[id] = .some(nil)
-          } else if let severity = Severity(rawValue: text) {
-            config.severities[id] = severity
-          } else {
-            throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off, not '\(text)'")
-          }
-          config.severityPositions[id] = (idValue.line, idValue.column)
-        }
+        (config.severities, config.severityPositions) = try loadSeverities(value)
+      case "overrides":
+        for item in try value.sequence(what: "'overrides'") { config.overrides.append(try loadOverride(item)) }
       case "rule-directories":
         for item in value.oneOrMany(what: key) {
           let directory = Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory"))
@@ -157,11 +233,13 @@ public struct Config: Sendable {
 
   /// Checks that every rule id the config names exists.
   public func validate(against rules: RuleSet) throws(ConfigurationError) {
-    for id in severities.keys.sorted() where rules.rule(id) == nil {
-      let position = severityPositions[id] ?? (1, 1)
-      throw ConfigurationError(
-        file: file ?? Config.fileName, line: position.line, column: position.column,
-        message: "unknown rule '\(id)'\(DataValue.suggestion(id, rules.ids))")
+    for (ids, positions) in [(severities, severityPositions)] + overrides.map({ ($0.severities, $0.severityPositions) }) {
+      for id in ids.keys.sorted() where rules.rule(id) == nil {
+        let position = positions[id] ?? (1, 1)
+        throw ConfigurationError(
+          file: file ?? Config.fileName, line: position.line, column: position.column,
+          message: "unknown rule '\(id)'\(DataValue.suggestion(id, rules.ids))")
+      }
     }
   }
 

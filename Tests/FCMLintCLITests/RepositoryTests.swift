@@ -173,3 +173,65 @@ extension CLITests {
     XCTAssertTrue(run.stderr.contains("fcmlint: linted 2 files: payloads/broken.json, payloads/welcome.json\n"), run.stderr)
   }
 }
+
+/// Each file's nearest config, and `overrides:` (issue 16, items 1-2).
+extension CLITests {
+  func testEachFileUsesTheConfigNearestToIt() throws {
+    let root = try temporaryDirectory()
+    let fragment = #"{"notification": {"title": "Sale"}, "android": {"priority": "high"}}"#
+    try write("rules: {image-consistency: off}\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    try write("fragment: true\n", to: root.appendingPathComponent("fragments/.fcmlint.yml"))
+    try write(fragment, to: root.appendingPathComponent("fragments/sale.json"))
+    try write(fragment, to: root.appendingPathComponent("payloads/sale.json"))
+    let run = try fcmlint(["--format", "json", "."], in: root)
+    XCTAssertEqual(try decode(run).diagnostics.map { "\($0.file) \($0.rule)" }, ["./payloads/sale.json target-exactly-one"])
+    // From inside the folder, and from elsewhere, the same answer: it is the file's config.
+    XCTAssertEqual(try fcmlint(["sale.json"], in: root.appendingPathComponent("fragments")).status, 0)
+    XCTAssertEqual(try fcmlint(["fragments/sale.json"], in: root).status, 0)
+    // --config forces one config on every file.
+    try write("{}\n", to: root.appendingPathComponent("plain.yml"))
+    XCTAssertEqual(try fcmlint(["--config", "plain.yml", "fragments/sale.json"], in: root).status, 1)
+    // A nested config with a mistake is reported where it is, exit 2.
+    try write("fragment: maybe\n", to: root.appendingPathComponent("fragments/.fcmlint.yml"))
+    let broken = try fcmlint(["."], in: root)
+    XCTAssertEqual(broken.status, 2)
+    XCTAssertTrue(broken.stderr.contains("fragments/.fcmlint.yml:1:11"), broken.stderr)
+  }
+
+  func testOverridesSetRulesInputAndFragmentForTheFilesTheyMatch() throws {
+    let root = try temporaryDirectory()
+    try write(
+      """
+      rules:
+        image-url-https: error
+      overrides:
+        - files: ["legacy/**"]
+          rules: {image-url-https: off}
+        - files: ["fragments/", "*.fragment.json"]
+          fragment: true
+        - files: "apple/*.json"
+          input: apns
+      """, to: root.appendingPathComponent(".fcmlint.yml"))
+    let http = #"{"message": {"topic": "t", "notification": {"title": "Hi", "image": "http://example.com/a.png"}, "android": {"notification": {"image": "http://example.com/a.png"}}, "apns": {"payload": {"aps": {"mutable-content": 1}}, "fcm_options": {"image": "http://example.com/a.png"}}}}"#
+    try write(http, to: root.appendingPathComponent("legacy/old.json"))
+    try write(http, to: root.appendingPathComponent("new.json"))
+    try write(#"{"notification": {"title": "Sale"}}"#, to: root.appendingPathComponent("fragments/a.json"))
+    try write(#"{"notification": {"title": "Sale"}}"#, to: root.appendingPathComponent("x.fragment.json"))
+    // Forced to an APNs payload, a file with odd keys is linted as one.
+    try write(#"{"alert": "Hi"}"#, to: root.appendingPathComponent("apple/p.json"))
+    let run = try fcmlint(["--format", "json", "--verbose", "."], in: root)
+    let found = try decode(run).diagnostics.map { "\($0.file) \($0.rule) \($0.severity)" }
+    XCTAssertEqual(Set(found.filter { $0.contains("image-url-https") }), ["./new.json image-url-https error"])
+    XCTAssertFalse(found.contains { $0.contains("fragment") }, "\(found)")
+    // Not an FCM document by its keys, but linted: the override says what it is.
+    XCTAssertTrue(run.stderr.contains("./apple/p.json, "), run.stderr)
+    XCTAssertFalse(run.stderr.contains("skipped ./apple/p.json"), run.stderr)
+    // An override needs files, and names known rules.
+    try write("overrides:\n  - rules: {image-url-https: off}\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let missing = try fcmlint(["."], in: root)
+    XCTAssertEqual(missing.status, 2)
+    XCTAssertTrue(missing.stderr.contains(".fcmlint.yml:2:5: an override needs 'files'"), missing.stderr)
+    try write("overrides:\n  - files: [a]\n    rules: {no-such-rule: off}\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    XCTAssertTrue(try fcmlint(["."], in: root).stderr.contains(".fcmlint.yml:3:13: unknown rule 'no-such-rule'"))
+  }
+}

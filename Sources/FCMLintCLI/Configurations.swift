@@ -1,0 +1,93 @@
+import FCMLintBuiltinRules
+import FCMLintEngine
+import FCMLintWorkspace
+
+/// The config of each file and the linter it gets. With `--config`, one config serves every
+/// file; otherwise each file uses the `.fcmlint.yml` nearest to it (its folder, then upward), so a
+/// folder of fragments or templates can carry settings of its own. A config's `overrides:` then
+/// refine the settings for the files their globs match. Every distinct combination gets its own
+/// `Linter`, made once. A file with no config above it (one outside the working directory's
+/// project, say) uses the config nearest to the working directory, as before per-file configs.
+final class Configurations {
+  struct Loaded {
+    let ruleSet: RuleSet
+    let config: Config
+  }
+
+  private let sources: RuleSources
+  /// What the command line sets for every file, over any config.
+  private let base: (Config) throws -> Linter.Options
+  /// Folder (absolute) → the config file that governs it ("" for none).
+  private var nearest: [String: String] = [:]
+  /// Config file ("" for none) → its rules and settings.
+  private var loaded: [String: Loaded] = [:]
+  /// A config file and the overrides that apply → the index of its linter in `linters`.
+  private var linterIndex: [String: Int] = [:]
+  private(set) var linters: [Linter] = []
+  /// A folder as the walk names it → its files' linter, for configs without overrides (a folder
+  /// of 20,000 files looks its config up once, not once per file).
+  private var folderLinter: [String: Int] = [:]
+
+  init(sources: RuleSources, base: @escaping (Config) throws -> Linter.Options) {
+    self.sources = sources
+    self.base = base
+  }
+
+  /// The config that governs files in `folder`.
+  func config(forFolder folder: String) throws -> Loaded {
+    var path = try configPath(forFolder: Path.absolute(folder))
+    if path.isEmpty { path = try configPath(forFolder: FileSystem.currentDirectory()) }
+    if let known = loaded[path] { return known }
+    do {
+      let (ruleSet, config) = try sources.load(configPath: path.isEmpty ? nil : path)
+      let entry = Loaded(ruleSet: ruleSet, config: config)
+      loaded[path] = entry
+      return entry
+    } catch {
+      throw reportConfigurationError(error)
+    }
+  }
+
+  func config(forFile file: String) throws -> Loaded {
+    try config(forFolder: Path.directory(of: Path.absolute(file)))
+  }
+
+  /// The index in `linters` of the linter for `file`.
+  func linter(forFile file: String) throws -> Int {
+    let folder = Path.directory(of: file)
+    if let known = folderLinter[folder] { return known }
+    let entry = try config(forFolder: folder)
+    let index = try linter(entry, file: file)
+    if entry.config.overrides.isEmpty { folderLinter[folder] = index }
+    return index
+  }
+
+  private func linter(_ entry: Loaded, file: String) throws -> Int {
+    let settings = entry.config.settings(for: file)
+    let key = (entry.config.file ?? "") + "\u{0}" + settings.overrides.map(String.init).joined(separator: ",")
+    if let index = linterIndex[key] { return index }
+    var options = try base(entry.config)
+    if options.input == nil { options.input = settings.input }
+    options.fragment = options.fragment || settings.fragment
+    let linter = Linter(rules: entry.ruleSet, severities: settings.severities, options: options)
+    ProcessLifetime.keep(linter)
+    linters.append(linter)
+    linterIndex[key] = linters.count - 1
+    return linters.count - 1
+  }
+
+  private func configPath(forFolder folder: String) throws -> String {
+    if let explicit = sources.config { return explicit }
+    if let known = nearest[folder] { return known }
+    let candidate = Path.join(folder, Config.fileName)
+    let found: String
+    if FileSystem.exists(candidate) {
+      found = candidate
+    } else {
+      let parent = Path.directory(of: folder)
+      found = parent == folder ? "" : try configPath(forFolder: parent)
+    }
+    nearest[folder] = found
+    return found
+  }
+}
