@@ -27,10 +27,17 @@ final class Configurations {
   /// A folder as the walk names it → its files' linter, for configs without overrides (a folder
   /// of 20,000 files looks its config up once, not once per file).
   private var folderLinter: [String: Int] = [:]
+  private var lastFolder: (folder: String, linter: Int)? = nil
 
-  init(sources: RuleSources, base: @escaping (Config) throws -> Linter.Options) {
+  /// `loaded` and `linter` are the working directory's config, already read, and its linter
+  /// (made from `base`, without overrides): the run reads the built-in pack once.
+  init(sources: RuleSources, base: @escaping (Config) throws -> Linter.Options, loaded entry: Loaded, linter: Linter) throws {
     self.sources = sources
     self.base = base
+    let path = try configPath(forFolder: FileSystem.currentDirectory())
+    loaded[path] = entry
+    linters = [linter]
+    linterIndex[(entry.config.file ?? "") + "\u{0}"] = 0
   }
 
   /// The config that governs files in `folder`.
@@ -55,10 +62,18 @@ final class Configurations {
   /// The index in `linters` of the linter for `file`.
   func linter(forFile file: String) throws -> Int {
     let folder = Path.directory(of: file)
-    if let known = folderLinter[folder] { return known }
+    // A walk hands over a folder's files one after another.
+    if let last = lastFolder, last.folder == folder { return last.linter }
+    if let known = folderLinter[folder] {
+      lastFolder = (folder, known)
+      return known
+    }
     let entry = try config(forFolder: folder)
     let index = try linter(entry, file: file)
-    if entry.config.overrides.isEmpty { folderLinter[folder] = index }
+    if entry.config.overrides.isEmpty {
+      folderLinter[folder] = index
+      lastFolder = (folder, index)
+    }
     return index
   }
 

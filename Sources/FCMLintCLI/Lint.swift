@@ -187,7 +187,8 @@ extension LintSettings {
     ProcessLifetime.keep(linter)
 
     if ndjson { return try runNDJSON(linter, limits) }
-    let configs = Configurations(sources: ruleSources, base: options)
+    let configs = try Configurations(
+      sources: ruleSources, base: options, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter)
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -218,11 +219,14 @@ extension LintSettings {
     // each, which a plain folder walk does without).
     var seenPaths = Set<String>()
     var seenFiles = Set<FileSystem.Identity>()
-    inputs = inputs.filter { input in
-      guard case .file(let path) = input else { return true }
-      guard seenPaths.insert(path).inserted else { return false }
-      guard fix || fixDryRun, let identity = FileSystem.identity(path) else { return true }
-      return seenFiles.insert(identity).inserted
+    // One path, walked or named, cannot reach a file twice: only several need the check.
+    if paths.count > 1 || fix || fixDryRun {
+      inputs = inputs.filter { input in
+        guard case .file(let path) = input else { return true }
+        guard seenPaths.insert(path).inserted else { return false }
+        guard fix || fixDryRun, let identity = FileSystem.identity(path) else { return true }
+        return seenFiles.insert(identity).inserted
+      }
     }
 
     // Linted in output order (file names as diagnostics sort), so a report written to the console

@@ -59,6 +59,8 @@ public enum DocumentClassifier {
     guard document.kind(root) == .object else {
       return .other(reason: "the top level is \(article(document.kind(root).name)), not an object")
     }
+    // Nearly every file linted is a send request: told without making a string of each key.
+    if let message = document.member(root, messageKey), document.kind(message) == .object { return .fcm(.request) }
     var members: [Member] = []
     for child in document.children(root) {
       members.append(Member(key: document.key(child) ?? "", isObject: document.kind(child) == .object))
@@ -118,6 +120,8 @@ public enum DocumentClassifier {
   private static func article(_ name: String) -> String {
     name.first.map { "aeiou".contains($0) } == true ? "an \(name)" : "a \(name)"
   }
+
+  private static let messageKey = Array("message".utf8)
 
   /// Keys of a send request besides `message`.
   static let requestKeys: Set<String> = ["validate_only", "validateOnly"]

@@ -335,8 +335,9 @@ public enum Path {
   }
 
   public static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    if slash == path.startIndex { return "/" }
+    // On the bytes: a walk asks this of every file it finds.
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+    if slash == path.utf8.startIndex { return "/" }
     return String(path[..<slash])
   }
 

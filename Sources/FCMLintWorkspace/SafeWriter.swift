@@ -137,7 +137,7 @@ public enum SafeWriter {
       let read = getxattr(path, name, &value, valueSize)
       guard read >= 0 else { return String(cString: strerror(errno)) }
       guard fsetxattr(fd, name, value, read, 0) == 0 else {
-        return "\(String(cString: name)): \(String(cString: strerror(errno)))"
+        return "\(String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)): \(String(cString: strerror(errno)))"
       }
     }
     #endif
