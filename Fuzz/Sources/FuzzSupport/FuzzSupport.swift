@@ -2,6 +2,7 @@
 @_exported import FCMLintFixes
 @_exported import FCMLintFormatters
 @_exported import FCMLintJSON
+@_exported import FCMLintWorkspace
 import CLibFuzzer
 
 #if canImport(Glibc)
