@@ -104,9 +104,13 @@ struct DurationCheck: RuleFunction {
     case .string:
       let text = document.string(id)!
       guard let seconds = Self.seconds(text) else {
-        var suggestion = ""
-        if let n = Double(text) { suggestion = " (write \"\(JSONText.number(n))s\")" }
-        return [Finding(target, detail: "\"\(text)\" is not a Duration: write seconds with an 's' suffix, like \"3600s\"\(suggestion)", ["suggestion": suggestion])]
+        // A number written as a string ("86400") has an exact Duration a fix can write.
+        if Double(text) != nil, let duration = Self.durationString(text) {
+          return [Finding(
+            target, detail: "\"\(text)\" is not a Duration: write seconds with an 's' suffix: \"\(duration)\"",
+            ["suggestion": " (write \"\(duration)\")", "duration": duration])]
+        }
+        return [Finding(target, detail: "\"\(text)\" is not a Duration: write seconds with an 's' suffix, like \"3600s\"", ["suggestion": ""])]
       }
       let values = ["seconds": JSONText.number(seconds)]
       if let min, seconds < min { return [Finding(target, detail: "\(text) is shorter than the minimum \(JSONText.number(min))s", values)] }
