@@ -130,12 +130,13 @@ extension LintPlan.Check {
         let shift = Int(node.start) - Int(rendered[finding.node].start)
         finding.range = template.isPartialTemplate(finding.node) ? nil : range.lowerBound + shift..<range.upperBound + shift
       }
-      // Every partial string a message may quote; in a file with very many, the finding's own.
-      var quoted = texts
-      if quoted.count > 64 {
-        quoted = []
-        if let sample = rendered.string(finding.node), let text = template.string(finding.node), !sample.isEmpty { quoted = [(sample, text)] }
+      // Every partial string a message may quote, the finding's own first (two template strings
+      // may render to one sample text); in a file with very many, the finding's own alone.
+      var quoted: [(String, String)] = []
+      if let sample = rendered.string(finding.node), let text = template.string(finding.node), !sample.isEmpty, sample != text {
+        quoted.append((sample, text))
       }
+      if texts.count <= 64 { quoted += texts }
       for (key, value) in finding.values {
         var value = value
         for (sample, text) in quoted where value.contains(sample) { value = value.replacing(sample, with: text) }
@@ -152,10 +153,13 @@ extension LintScratch {
   /// quote the template's strings, not the sample's. Made once per document.
   func renderedTexts(_ template: JSONDocument, _ rendered: JSONDocument) -> [(String, String)] {
     if let texts = renderedTextPairs { return texts }
-    let texts = (template.templates?.partial.keys.map { $0 } ?? []).compactMap { id -> (String, String)? in
+    // In the template's order where lengths tie: a dictionary's order changes from run to run.
+    let texts = (template.templates?.partial.keys.sorted() ?? []).compactMap { id -> (String, String)? in
       guard let sample = rendered.string(id), let text = template.string(id), !sample.isEmpty else { return nil }
       return (sample, text)
-    }.sorted { $0.0.utf8.count > $1.0.utf8.count }
+    }.enumerated().sorted { a, b in
+      a.element.0.utf8.count != b.element.0.utf8.count ? a.element.0.utf8.count > b.element.0.utf8.count : a.offset < b.offset
+    }.map(\.element)
     renderedTextPairs = texts
     return texts
   }

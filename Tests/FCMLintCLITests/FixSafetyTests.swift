@@ -198,3 +198,21 @@ extension HostileInputTests {
     return process.terminationStatus
   }
 }
+
+/// Found by fuzz-lint: two template strings that render to the same sample text made a message
+/// quote either one, in the order of a dictionary, which changes from process to process.
+extension HostileInputTests {
+  func testATemplateFindingQuotesItsOwnStringInEveryRun() throws {
+    let dir = try temporaryDirectory()
+    let text = #"""
+      {"message": {"topic": "news", "notification": {"title": "Hi"},
+        "android": {"notification": {"image": "http:/s/cdn.example.com/{{ image_id }}"}},
+        "android_v3": {"notification": {"image": "http:/s/cdn.example.com/{{ imagedi_ }}"}}}}
+      """#
+    try write(text, dir.appendingPathComponent("t.json"))
+    var outputs = Set<String>()
+    for _ in 0..<8 { outputs.insert(try fcmlint(["--format", "json", "t.json"], in: dir).stdout) }
+    XCTAssertEqual(outputs.count, 1, "\(outputs)")
+    XCTAssertTrue(outputs.first?.contains("{{ image_id }}' is not an absolute") == true, outputs.first ?? "")
+  }
+}
