@@ -127,7 +127,7 @@ struct FixBuilder {
       return set(path, from: given, valueText: value.description)
     case .renameKey(let template):
       guard let parent = parentObject(of: node), let name = template.renderComplete(values) else { return nil }
-      guard !name.isEmpty, JSONPath.member(document, parent, name) == nil else { return nil }
+      guard !name.isEmpty, JSONPath.member(document, parent, name) == nil, !isShadowed(node, in: parent) else { return nil }
       let n = document[node]
       return [TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))]
     case .replaceValue(let template):
@@ -140,7 +140,7 @@ struct FixBuilder {
       let n = document[node]
       return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: text)]
     case .moveInto(let path):
-      guard parentObject(of: node) != nil, let key = document.key(node) else { return nil }
+      guard let parent = parentObject(of: node), let key = document.key(node), !isShadowed(node, in: parent) else { return nil }
       let destination = JSONPath(anchor: path.anchor, segments: path.segments + [.member(key, Array(key.utf8))], description: path.description + "['\(key)']")
       guard destination.select(in: document, from: given).isEmpty else { return nil }
       guard let insert = set(destination, from: given, valueText: document.rawText(node)) else { return nil }
@@ -159,6 +159,15 @@ struct FixBuilder {
       let inner = String(JSONText.quote(with).dropFirst().dropLast())
       return [TextEdit(start: starts[match.lowerBound], end: starts[match.upperBound], replacement: inner)]
     }
+  }
+
+  /// Whether a later member of `parent` has the same key as `member`, so FCM reads that one and
+  /// never this. Renaming or moving a shadowed member would bring back a value the author
+  /// overrode; the duplicate is reported on its own.
+  private func isShadowed(_ member: NodeID, in parent: NodeID) -> Bool {
+    guard let key = document.key(member) else { return false }
+    // The exact spelling: JSONPath.member would also take the lowerCamelCase one.
+    return document.member(parent, Array(key.utf8)) != member
   }
 
   /// Where each character of a string value starts in the file, and where its closing quote is:

@@ -53,7 +53,10 @@ public struct Fixer: Sendable {
   /// What a pass is judged by.
   struct Measure {
     var parses: Bool
-    var duplicateKeys: Int
+    /// How many times each key name is repeated within its object. By name, not a count: two
+    /// renames can trade one duplicate for another (`thread_id` twice renamed to `thread-id`
+    /// twice), and a rename above a duplicate moves its pointer but not its name.
+    var duplicateKeys: [String: Int]
     var perRule: [String: Int]
   }
 
@@ -88,8 +91,11 @@ public struct Fixer: Sendable {
         perRule[d.rule, default: 0] += 1
       }
       switch fixer.linter.parse(bytes) {
-      case .success(let document): return Measure(parses: true, duplicateKeys: document.duplicateKeys.count, perRule: perRule)
-      case .failure: return Measure(parses: false, duplicateKeys: 0, perRule: perRule)
+      case .success(let document):
+        var duplicates: [String: Int] = [:]
+        for member in document.duplicateKeys { duplicates[document.key(member) ?? "", default: 0] += 1 }
+        return Measure(parses: true, duplicateKeys: duplicates, perRule: perRule)
+      case .failure: return Measure(parses: false, duplicateKeys: [:], perRule: perRule)
       }
     }
 
@@ -109,7 +115,9 @@ public struct Fixer: Sendable {
     /// Why `after` is worse than `before`, or nil when it is not.
     func regression(from before: Measure, to after: Measure, size: Int) -> String? {
       if originalParses && !after.parses { return "it would break the JSON" }
-      if after.duplicateKeys > before.duplicateKeys { return "it would create a duplicate key (FCM keeps only the last value)" }
+      if let key = after.duplicateKeys.keys.sorted().first(where: { after.duplicateKeys[$0]! > before.duplicateKeys[$0, default: 0] }) {
+        return "it would create a duplicate key '\(key)' (FCM keeps only the last value)"
+      }
       if size > limit { return "the file would grow past \(limit) bytes" }
       let worse = after.perRule.filter { rule, count in count > before.perRule[rule, default: 0] }.keys.sorted()
       if !worse.isEmpty { return "it would add a \(worse.joined(separator: ", ")) problem" }

@@ -32,6 +32,27 @@ extension HostileInputTests {
     XCTAssertEqual(result.diagnostics.filter { $0.rule == "apns-aps-key" }.map(\.pointer), ["/message/apns/payload/aps/mutableContent"])
   }
 
+  func testRenamesDoNotTradeOneDuplicateKeyForAnother() throws {
+    // One duplicate (thread_id twice). Renaming the second thread_id and threadId together would
+    // keep the count of duplicates at one, but trade it for a new one, thread-id.
+    let text = #"{"message": {"topic": "t", "apns": {"payload": {"aps": {"thread_id": "a", "thread_id": "b", "threadId": "c", "alert": "x"}}}}}"#
+    let result = fixed(text)
+    let out = String(decoding: result.bytes, as: UTF8.self)
+    guard case .success(let document) = JSONParser.parse(result.bytes) else { return XCTFail("broken: \(out)") }
+    XCTAssertEqual(document.duplicateKeys.compactMap { document.key($0) }, [], out)
+    XCTAssertTrue(result.refused.contains { $0.contains("duplicate key 'thread-id'") }, "\(result.refused)")
+  }
+
+  func testAShadowedMemberIsNotRenamed() throws {
+    // FCM reads the last of two equal keys; renaming the first would bring back the value the
+    // author overrode ("a"), and renaming both would make a new duplicate.
+    let text = #"{"message": {"topic": "t", "apns": {"payload": {"aps": {"thread_id": "a", "thread_id": "b", "alert": "x"}}}}}"#
+    let result = fixed(text)
+    let out = String(decoding: result.bytes, as: UTF8.self)
+    XCTAssertEqual(out, #"{"message": {"topic": "t", "apns": {"payload": {"aps": {"thread_id": "a", "thread-id": "b", "alert": "x"}}}}}"#)
+    XCTAssertEqual(duplicateKeys(result.bytes), 0, out)
+  }
+
   func testARenameAndASetOfTheSameKeyAreNotBothApplied() throws {
     // The image needs "mutable-content" (a set), and the misspelled key is renamed to it.
     let text = #"{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://example.com/a.png"}, "apns": {"payload": {"aps": {"mutable_content": 1}}}}}"#
