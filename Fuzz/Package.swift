@@ -21,5 +21,6 @@ let package = Package(
     .executableTarget(name: "fuzz-lint", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-rules", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-fix", dependencies: ["FuzzSupport"]),
+    .executableTarget(name: "fuzz-fixer", dependencies: ["FuzzSupport"]),
   ]
 )

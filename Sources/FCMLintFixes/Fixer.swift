@@ -31,6 +31,10 @@ public struct Fixer: Sendable {
     public var diagnostics: [Diagnostic]
     /// Fixes not applied because of what they would have done, one line each ("rule: why").
     public var refused: [String] = []
+    /// The edits each pass applied, sorted, against the text that pass started from: replaying
+    /// them on the original gives `bytes`, so every byte outside them is the original's (the
+    /// fixer fuzz target checks exactly that).
+    public var passes: [[TextEdit]] = []
   }
 
   public func fix(bytes original: [UInt8], file: String) -> Result {
@@ -39,6 +43,7 @@ public struct Fixer: Sendable {
     var bytes = original
     var fixed = 0
     var current = state.measure(original, diagnostics)
+    var passes: [[TextEdit]] = []
     for _ in 0..<Self.maxPasses {
       let fixes = diagnostics.compactMap { d in d.fix.map { (rule: d.rule, fix: $0) } }
       guard !fixes.isEmpty, let pass = state.bestPass(fixes, on: bytes, baseline: current) else { break }
@@ -46,8 +51,9 @@ public struct Fixer: Sendable {
       diagnostics = pass.diagnostics
       current = pass.measure
       fixed += pass.applied
+      passes.append(pass.edits)
     }
-    return Result(bytes: bytes, fixed: fixed, diagnostics: diagnostics, refused: state.refused)
+    return Result(bytes: bytes, fixed: fixed, diagnostics: diagnostics, refused: state.refused, passes: passes)
   }
 
   /// What a pass is judged by.
@@ -65,6 +71,7 @@ public struct Fixer: Sendable {
     var diagnostics: [Diagnostic]
     var measure: Measure
     var applied: Int
+    var edits: [TextEdit]
   }
 
   private struct State {
@@ -131,13 +138,13 @@ public struct Fixer: Sendable {
       var pending: [ArraySlice<(rule: String, fix: Fix)>] = [fixes[...]]
       while let group = pending.popLast() {
         let candidate = accepted + group
-        let (next, applied, written) = Fixer.applyTracking(candidate.map(\.fix), to: bytes)
+        let (next, applied, written, edits) = Fixer.applyTracking(candidate.map(\.fix), to: bytes)
         if applied == 0 || next == bytes { continue }
         let diagnostics = fixer.linter.lint(bytes: next, file: file)
         let measure = self.measure(next, diagnostics, written: written)
         guard let why = regression(from: baseline, to: measure, size: next.count) else {
           accepted = candidate
-          best = Pass(bytes: next, diagnostics: diagnostics, measure: self.measure(next, diagnostics), applied: applied)
+          best = Pass(bytes: next, diagnostics: diagnostics, measure: self.measure(next, diagnostics), applied: applied, edits: edits)
           continue
         }
         if group.count == 1 {
@@ -158,12 +165,12 @@ public struct Fixer: Sendable {
   /// Applies whole fixes whose edits overlap no edit already taken; returns the new text and how
   /// many fixes were applied. Edits are applied from the end so offsets stay valid.
   public static func apply(_ fixes: [Fix], to bytes: [UInt8]) -> ([UInt8], Int) {
-    let (out, applied, _) = applyTracking(fixes, to: bytes)
+    let (out, applied, _, _) = applyTracking(fixes, to: bytes)
     return (out, applied)
   }
 
-  /// `apply`, and where the replacements landed in the new text.
-  static func applyTracking(_ fixes: [Fix], to bytes: [UInt8]) -> ([UInt8], Int, [Range<Int>]) {
+  /// `apply`, where the replacements landed in the new text, and the edits taken (sorted).
+  static func applyTracking(_ fixes: [Fix], to bytes: [UInt8]) -> ([UInt8], Int, [Range<Int>], [TextEdit]) {
     // The edits taken so far, sorted by start, so a clash is found by binary search.
     var taken: [TextEdit] = []
     var applied = 0
@@ -213,6 +220,6 @@ public struct Fixer: Sendable {
       position = edit.end
     }
     out += bytes[position...]
-    return (out, applied, written)
+    return (out, applied, written, taken)
   }
 }
