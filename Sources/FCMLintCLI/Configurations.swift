@@ -16,7 +16,7 @@ final class Configurations {
 
   private let sources: RuleSources
   /// What the command line sets for every file, over any config.
-  private let base: (Config) throws -> Linter.Options
+  private let base: (Config) throws -> (options: Linter.Options, maxFileSize: Int)
   /// Folder (absolute) → the config file that governs it ("" for none).
   private var nearest: [String: String] = [:]
   /// Config file ("" for none) → its rules and settings.
@@ -24,6 +24,10 @@ final class Configurations {
   /// A config file and the overrides that apply → the index of its linter in `linters`.
   private var linterIndex: [String: Int] = [:]
   private(set) var linters: [Linter] = []
+  /// The largest file each linter's files may be (`limits:` can differ per config and override).
+  private(set) var maxFileSizes: [Int] = []
+  /// The `suppress:` entries of each linter's config.
+  private(set) var suppressions: [[Config.Suppression]] = []
   /// A folder as the walk names it → its files' linter, for configs without overrides (a folder
   /// of 20,000 files looks its config up once, not once per file).
   private var folderLinter: [String: Int] = [:]
@@ -31,12 +35,14 @@ final class Configurations {
 
   /// `loaded` and `linter` are the working directory's config, already read, and its linter
   /// (made from `base`, without overrides): the run reads the built-in pack once.
-  init(sources: RuleSources, base: @escaping (Config) throws -> Linter.Options, loaded entry: Loaded, linter: Linter) throws {
+  init(sources: RuleSources, base: @escaping (Config) throws -> (options: Linter.Options, maxFileSize: Int), loaded entry: Loaded, linter: Linter, maxFileSize: Int) throws {
     self.sources = sources
     self.base = base
     let path = try configPath(forFolder: FileSystem.currentDirectory())
     loaded[path] = entry
     linters = [linter]
+    maxFileSizes = [maxFileSize]
+    suppressions = [entry.config.suppressions]
     linterIndex[(entry.config.file ?? "") + "\u{0}"] = 0
   }
 
@@ -81,12 +87,17 @@ final class Configurations {
     let settings = entry.config.settings(for: file)
     let key = (entry.config.file ?? "") + "\u{0}" + settings.overrides.map(String.init).joined(separator: ",")
     if let index = linterIndex[key] { return index }
-    var options = try base(entry.config)
+    var effective = entry.config
+    effective.placeholders = settings.placeholders
+    effective.limits = settings.limits
+    var (options, maxFileSize) = try base(effective)
     if options.input == nil { options.input = settings.input }
     options.fragment = options.fragment || settings.fragment
     let linter = Linter(rules: entry.ruleSet, severities: settings.severities, options: options)
     ProcessLifetime.keep(linter)
     linters.append(linter)
+    maxFileSizes.append(maxFileSize)
+    suppressions.append(entry.config.suppressions)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
   }

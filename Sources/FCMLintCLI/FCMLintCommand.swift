@@ -131,21 +131,10 @@ struct RuleSources: Equatable {
 
   /// The rules and config from `configPath` (nil: the defaults) and the `--rules` folders.
   func load(configPath: String?) throws(ConfigurationError) -> (RuleSet, Config) {
-    var config = Config()
-    if let configPath {
-      let bytes: [UInt8]
-      switch FileSystem.read(configPath, limit: 1 << 20) {
-      case .success(let b): bytes = b
-      case .failure(let e): throw ConfigurationError(file: configPath, line: 1, column: 1, message: "cannot read the config: \(e.message)")
-      }
-      guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw ConfigurationError(file: configPath, line: 1, column: 1, message: "the config must be UTF-8 text")
-      }
-      config = try Config.load(text: text, file: configPath)
-    }
+    let config = try configPath.map { path throws(ConfigurationError) in try Config.load(file: path) } ?? Config()
     var ruleSet = try BuiltinPack.load()
     // A config's rule folders stay inside its folder; --rules names folders anywhere.
-    for directory in config.ruleDirectories { try ruleSet.addDirectory(directory, confinedTo: config.baseDirectory) }
+    for (directory, folder) in config.ruleDirectories { try ruleSet.addDirectory(directory, confinedTo: folder) }
     for directory in rules { try ruleSet.addDirectory(directory) }
     try config.validate(against: ruleSet)
     return (ruleSet, config)

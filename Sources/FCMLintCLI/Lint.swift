@@ -43,6 +43,12 @@ extension LintSettings {
     .flag("--fix-only", "Fix what can be fixed and report nothing that remains; exit 0 unless a file cannot be read or written (format-on-save, fix hooks).") {
       $0.fixOnly = true
     },
+    .value("--baseline", "<file>", "Report only findings that are not in this baseline (see --write-baseline); say how many it hid and how many of its entries match nothing any more.") {
+      $0.baseline = $1
+    },
+    .value("--write-baseline", "<file>", "Record every current finding in this file (JSON, sorted, one finding a line) and report none of them: commit it and lint with --baseline.") {
+      $0.writeBaseline = $1
+    },
     .flag("--exit-zero", "Report as usual, but exit 0 even with errors (exit 2 for usage, config and I/O failures stays).") { $0.exitZero = true },
     .flag("--ndjson", "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.") { $0.ndjson = true },
     .value(
@@ -93,6 +99,8 @@ struct LintSettings: Equatable {
   var fixDryRun = false
   var fixOnly = false
   var exitZero = false
+  var baseline: String? = nil
+  var writeBaseline: String? = nil
   var ndjson = false
   var input: String? = nil
   var fragment = false
@@ -125,6 +133,9 @@ extension LintSettings {
     if ndjson && fixOnly { throw UsageError("--ndjson streams are linted, not fixed") }
     if ndjson && (fix || fixDryRun) { throw UsageError("--ndjson streams are linted, not fixed") }
     if vars != nil && (fix || fixDryRun) { throw UsageError("--vars lints a rendering of the templates, which --fix cannot write back") }
+    if ndjson && (baseline != nil || writeBaseline != nil) { throw UsageError("--ndjson streams have no file names to keep a baseline by") }
+    if let baseline, baseline.isEmpty { throw UsageError("--baseline needs a file name") }
+    if let writeBaseline, writeBaseline.isEmpty { throw UsageError("--write-baseline needs a file name") }
     if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     do {
       _ = try limits(over: Limits())
@@ -173,7 +184,14 @@ extension LintSettings {
     let variables = try vars.map(Self.readVariables)
     // What the command line sets, over each file's config.
     let commandLine = self
-    func options(_ config: Config) -> Linter.Options {
+    // Each file's limits: the command line's over its config's (and overrides').
+    func options(_ config: Config) throws -> (options: Linter.Options, maxFileSize: Int) {
+      let limits: Limits
+      do {
+        limits = try commandLine.limits(over: config.limits)
+      } catch {
+        throw UsageError(error.message)
+      }
       var options = Linter.Options()
       options.input = commandLine.input.flatMap(InputKind.init(rawValue:))
       options.fragment = commandLine.fragment || config.fragment
@@ -181,14 +199,16 @@ extension LintSettings {
       options.maxStringLength = limits.maxStringLength
       options.placeholders = config.placeholders
       options.variables = variables
-      return options
+      return (options, limits.maxFileSize)
     }
-    let linter = Linter(rules: ruleSet, severities: config.severities, options: options(config))
+    let linter = Linter(rules: ruleSet, severities: config.severities, options: try options(config).options)
     ProcessLifetime.keep(linter)
 
     if ndjson { return try runNDJSON(linter, limits) }
+    let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
     let configs = try Configurations(
-      sources: ruleSources, base: options, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter)
+      sources: ruleSources, base: options, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter,
+      maxFileSize: limits.maxFileSize)
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -201,7 +221,7 @@ extension LintSettings {
       switch FileSystem.kind(path) {
       case .directory:
         let rootConfig = try configs.config(forFolder: path).config
-        let filter = WalkFilter(root: path, config: rootConfig.ignoreList, respectGitignore: respectGitignore && rootConfig.respectGitignore)
+        let filter = WalkFilter(root: path, config: rootConfig.ignoreLists, respectGitignore: respectGitignore && rootConfig.respectGitignore)
         var (files, errors) = FileSystem.files(under: path, enter: filter.enters, include: Self.isJSONFileName)
         if filter.hasPatterns { files = files.filter(filter.includes) }
         inputs += files.map { .file($0) }
@@ -253,12 +273,12 @@ extension LintSettings {
     let report: ReportWriter
     if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
-      lintAll(linted, linters, linterOf, limits) { place, result in report.add(result, at: place) }
+      lintAll(linted, linters, linterOf, configs, waivers) { place, result in report.add(result, at: place) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
       // was a third of the memory a run over 20,000 files needed.
       let results = Slots<Result>(count: linted.count, initial: Result())
-      lintAll(linted, linters, linterOf, limits) { place, result in results[place] = result }
+      lintAll(linted, linters, linterOf, configs, waivers) { place, result in results[place] = result }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) where results[place].read {
         if let diff = results[place].diff { Console.out(diff) }
@@ -270,6 +290,11 @@ extension LintSettings {
         reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), shown: shown)
       for place in linted.indices { report.add(results[place], at: place) }
     }
+    for (file, diagnostics) in waivers.unusedSuppressions() { report.addTrailing(diagnostics, file: file) }
+    report.updateSummary { waivers.count(into: &$0) }
+    if let writeBaseline, case .failure(let error) = FileSystem.write(waivers.recordedBaseline(), to: writeBaseline) {
+      ioErrors.append(FileSystem.IOError(path: writeBaseline, message: "cannot write the baseline: \(error.message)"))
+    }
     let summary = report.summary
     ioErrors += report.errors.sorted { order[$0.place] < order[$1.place] }.map(\.error)
     ioErrors += report.finish()
@@ -278,6 +303,9 @@ extension LintSettings {
       let names = report.lintedNames
       Console.err("fcmlint: linted \(names.count) \(names.count == 1 ? "file" : "files")\(names.isEmpty ? "" : ": ")\(names.map(TextFormatter.printable).joined(separator: ", "))\n")
       for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(reason)\n") }
+      for entry in waivers.unmatchedBaselineEntries() {
+        Console.err("fcmlint: baseline entry matches nothing any more: \(TextFormatter.printable(entry.file)): \(entry.rule) at \(entry.pointer.isEmpty ? "the document" : entry.pointer)\n")
+      }
     }
     for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
 
@@ -417,6 +445,27 @@ extension LintSettings {
     }
 
     static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
+
+    /// This result without what the baseline and the config's suppressions set aside.
+    func waiving(_ waivers: Waivers, file: String, suppressions: [Config.Suppression]) -> Result {
+      var result = self
+      result.diagnostics = waivers.apply(diagnostics, file: file, suppressions: suppressions)
+      return result
+    }
+  }
+
+  /// The `--baseline` file, or exit 2 with where it is wrong.
+  static func readBaseline(_ path: String) throws -> Baseline {
+    switch FileSystem.read(path, limit: 256 << 20) {
+    case .success(let bytes):
+      do {
+        return try Baseline.load(bytes: bytes, path: path)
+      } catch {
+        throw reportConfigurationError(error)
+      }
+    case .failure(let error):
+      throw reportConfigurationError(ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the baseline: \(error.message)"))
+    }
   }
 
   /// The `--vars` file, or exit 2 with where it is wrong.
@@ -441,12 +490,21 @@ extension LintSettings {
   /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as
   /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
   /// are over when this returns.
-  func lintAll(_ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ limits: Limits, take: @escaping @Sendable (Int, Result) -> Void) {
+  func lintAll(
+    _ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ configs: Configurations, _ waivers: Waivers,
+    take: @escaping @Sendable (Int, Result) -> Void
+  ) {
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
+    let sizes = configs.maxFileSizes, suppressions = configs.suppressions
+    let one: @Sendable (Int) -> Result = { i in
+      let linter = linterOf[i]
+      let result = lintOne(inputs[i], linters[linter], maxFileSize: sizes[linter])
+      return result.read ? result.waiving(waivers, file: inputs[i].name, suppressions: suppressions[linter]) : result
+    }
     if jobs <= 1 {
-      for i in inputs.indices { take(i, lintOne(inputs[i], linters[linterOf[i]], limits)) }
+      for i in inputs.indices { take(i, one(i)) }
     } else {
-      let work: @Sendable (Int) -> Void = { i in take(i, lintOne(inputs[i], linters[linterOf[i]], limits)) }
+      let work: @Sendable (Int) -> Void = { i in take(i, one(i)) }
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
       let chunk = max(1, inputs.count / (jobs * 8))
       let tasks = (inputs.count + chunk - 1) / chunk
@@ -456,16 +514,16 @@ extension LintSettings {
     }
   }
 
-  func lintOne(_ input: Input, _ linter: Linter, _ limits: Limits) -> Result {
+  func lintOne(_ input: Input, _ linter: Linter, maxFileSize: Int) -> Result {
     let name: String
     let read: Swift.Result<[UInt8], FileSystem.IOError>
     switch input {
     case .file(let path):
       name = path
-      read = FileSystem.read(path, limit: limits.maxFileSize, limitName: "--max-file-size")
+      read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")
     case .standardInput(let stdinName):
       name = stdinName
-      read = FileSystem.readStandardInput(limit: limits.maxFileSize, limitName: "--max-file-size")
+      read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
     }
     guard case .success(let bytes) = read else {
       if case .failure(let error) = read { return .failed(error) }

@@ -57,6 +57,22 @@ final class ReportWriter: Sendable {
   /// The files skipped as not FCM documents, in output order, with the reason.
   var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
 
+  /// Changes the summary before `finish` writes it (counts gathered outside the report).
+  func updateSummary(_ body: (inout Summary) -> Void) {
+    state.withLock { body(&$0.summary) }
+  }
+
+  /// Writes diagnostics about a file that was not linted (a config), after every linted file.
+  func addTrailing(_ diagnostics: [Diagnostic], file: String) {
+    state.withLock { state in
+      let counts = Summary(diagnostics: diagnostics)
+      state.summary.errors += counts.errors
+      state.summary.warnings += counts.warnings
+      state.summary.infos += counts.infos
+      for i in state.outputs.indices { state.outputs[i].formatter.write(diagnostics, files: [file], to: state.outputs[i].sink) }
+    }
+  }
+
   /// Ends every report with the summary and writes the report files; the errors of those that
   /// could not be written.
   func finish() -> [FileSystem.IOError] {

@@ -77,6 +77,12 @@ public struct Summary: Sendable, Equatable {
   /// the option that hid them; not counted above.
   public var hidden = 0
   public var hiddenBy = ""
+  /// Findings the baseline hid (`--baseline`; all of them with `--write-baseline`), the
+  /// baseline's entries that match nothing any more, and findings the config's `suppress:`
+  /// turned off. None is counted above.
+  public var baselined = 0
+  public var baselineUnmatched = 0
+  public var suppressed = 0
 
   public init(files: Int = 0, diagnostics: [Diagnostic] = []) {
     self.files = files

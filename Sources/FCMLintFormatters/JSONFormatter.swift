@@ -35,6 +35,6 @@ public struct JSONFormatter: Formatter {
 
   public mutating func finish(_ summary: Summary, to sink: any ReportSink) {
     sink.write(
-      "],\"summary\":{\"files\":\(summary.files),\"errors\":\(summary.errors),\"warnings\":\(summary.warnings),\"infos\":\(summary.infos),\"fixed\":\(summary.fixed),\"skipped\":\(summary.skipped)}}\n")
+      "],\"summary\":{\"files\":\(summary.files),\"errors\":\(summary.errors),\"warnings\":\(summary.warnings),\"infos\":\(summary.infos),\"fixed\":\(summary.fixed),\"skipped\":\(summary.skipped),\"baselined\":\(summary.baselined),\"baselineUnmatched\":\(summary.baselineUnmatched),\"suppressed\":\(summary.suppressed)}}\n")
   }
 }

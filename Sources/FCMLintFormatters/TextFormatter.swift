@@ -35,6 +35,11 @@ public struct TextFormatter: Formatter {
     var line = Self.summaryLine(summary, unit: unit)
     if summary.fixed > 0 { line += dryRun ? "; \(summary.fixed) would be fixed" : "; \(summary.fixed) fixed" }
     if summary.hidden > 0 { line += "; \(summary.hidden) more hidden by \(summary.hiddenBy)" }
+    if summary.baselined > 0 { line += "; \(summary.baselined) hidden by the baseline" }
+    if summary.baselineUnmatched > 0 {
+      line += "; \(summary.baselineUnmatched) baseline \(summary.baselineUnmatched == 1 ? "entry matches" : "entries match") nothing any more (--verbose lists them)"
+    }
+    if summary.suppressed > 0 { line += "; \(summary.suppressed) suppressed by the config" }
     if summary.skipped > 0 {
       line += "; \(summary.skipped) \(summary.skipped == 1 ? "file" : "files") skipped, not FCM documents (--verbose lists them)"
     }

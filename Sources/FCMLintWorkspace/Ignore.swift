@@ -63,7 +63,7 @@ public final class WalkFilter {
     "Carthage", "DerivedData", "__pycache__", "venv", "site-packages", "_build", "buck-out",
   ]
 
-  private let config: IgnoreList?
+  private let config: [IgnoreList]
   private let respectGitignore: Bool
   /// The walked folder as named (the start of every path the walk produces) and as an absolute path.
   private let displayRoot: String
@@ -76,12 +76,12 @@ public final class WalkFilter {
   /// `root` is the folder walked, as named; with `respectGitignore`, the `.gitignore` files from
   /// the repository's top (the nearest folder above holding `.git`) down to it apply, and
   /// `.git/info/exclude`.
-  public init(root: String, config: IgnoreList?, respectGitignore: Bool) {
+  public init(root: String, config: [IgnoreList], respectGitignore: Bool) {
     self.config = config
     self.respectGitignore = respectGitignore
     displayRoot = root.hasSuffix("/") ? String(root.dropLast()) : root
     absoluteRoot = Path.absolute(root)
-    hasPatterns = !(config?.globs.isEmpty ?? true)
+    hasPatterns = config.contains { !$0.globs.isEmpty }
     guard respectGitignore else { return }
     let root = absoluteRoot
     var above: [String] = []
@@ -146,7 +146,7 @@ public final class WalkFilter {
   public func includes(_ path: String) -> Bool { !hasPatterns || !isExcluded(absolute(path), isDirectory: false) }
 
   private func isExcluded(_ path: String, isDirectory: Bool) -> Bool {
-    if let config, config.excludes(path, isDirectory: isDirectory) { return true }
+    if config.contains(where: { $0.excludes(path, isDirectory: isDirectory) }) { return true }
     guard respectGitignore else { return false }
     let folder = Path.directory(of: path)
     // The deepest .gitignore that has a say decides.

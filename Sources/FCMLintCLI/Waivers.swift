@@ -1,0 +1,144 @@
+import FCMLintEngine
+import FCMLintFormatters
+import FCMLintJSON
+import FCMLintWorkspace
+
+/// Findings set aside on purpose: the baseline's (`--baseline`, `--write-baseline`) and the
+/// config's `suppress:` entries. Each file's diagnostics pass through `apply` on the thread that
+/// linted it; what was hidden and what was used is gathered here for the summary, the new
+/// baseline and the warnings about suppressions that matched nothing.
+final class Waivers: Sendable {
+  let baseline: Baseline?
+  /// `--write-baseline`: the baseline being recorded (every finding goes into it, and is hidden).
+  let recording: Baseline?
+  private let state = Locked(State())
+
+  private struct State {
+    var baselineUsed: [Baseline.Entry: Int] = [:]
+    /// Baseline keys of the files linted.
+    var lintedKeys: Set<String> = []
+    var recorded: [Baseline.Entry] = []
+    /// Suppressions whose files were linted, by key, and those that hid something.
+    var suppressions: [String: Config.Suppression] = [:]
+    var usedSuppressions: Set<String> = []
+    var baselined = 0
+    var suppressed = 0
+  }
+
+  init(baseline: Baseline?, recording: Baseline?) {
+    self.baseline = baseline
+    self.recording = recording
+  }
+
+  var isEmpty: Bool { baseline == nil && recording == nil }
+
+  /// The diagnostics of the file `name` that are not set aside.
+  func apply(_ diagnostics: [Diagnostic], file name: String, suppressions: [Config.Suppression]) -> [Diagnostic] {
+    if isEmpty && suppressions.isEmpty { return diagnostics }
+    let absolute = Path.absolute(name)
+    var kept = diagnostics
+    var applicable: [Config.Suppression] = []
+    var used: Set<String> = []
+    var suppressed = 0
+    for suppression in suppressions where suppression.appliesTo(absolute) { applicable.append(suppression) }
+    if !applicable.isEmpty {
+      kept = kept.filter { d in
+        guard let suppression = applicable.first(where: { $0.covers(d) }) else { return true }
+        used.insert(suppression.key)
+        suppressed += 1
+        return false
+      }
+    }
+    var recorded: [Baseline.Entry] = []
+    var baselined = 0
+    if let recording {
+      let key = recording.key(ofFile: name)
+      recorded = kept.map { Baseline.Entry(file: key, rule: $0.rule, pointer: $0.pointer) }
+      baselined = kept.count
+      kept = []
+    }
+    var baselineUsed: [Baseline.Entry: Int] = [:]
+    var baselineKey: String? = nil
+    if let baseline {
+      let key = baseline.key(ofFile: name)
+      baselineKey = key
+      if recording == nil {
+        let (remaining, usedEntries) = baseline.filter(kept, fileKey: key)
+        baselined = kept.count - remaining.count
+        kept = remaining
+        baselineUsed = usedEntries
+      }
+    }
+    state.withLock { state in
+      for suppression in applicable { state.suppressions[suppression.key] = suppression }
+      state.usedSuppressions.formUnion(used)
+      state.suppressed += suppressed
+      state.recorded += recorded
+      state.baselined += baselined
+      if let baselineKey { state.lintedKeys.insert(baselineKey) }
+      state.baselineUsed.merge(baselineUsed) { $0 + $1 }
+    }
+    return kept
+  }
+
+  /// Adds the counts to `summary`.
+  func count(into summary: inout Summary) {
+    state.withLock { state in
+      summary.baselined = state.baselined
+      summary.suppressed = state.suppressed
+    }
+    summary.baselineUnmatched = unmatchedBaselineEntries().count
+  }
+
+  /// Entries of the baseline that hid nothing, though their file was linted or no longer exists
+  /// (a file the run did not reach is not judged: a hook runs on a few files at a time).
+  func unmatchedBaselineEntries() -> [Baseline.Entry] {
+    guard let baseline, recording == nil else { return [] }
+    let (used, linted) = state.withLock { ($0.baselineUsed, $0.lintedKeys) }
+    var unmatched: [Baseline.Entry] = []
+    var gone: [String: Bool] = [:]
+    for (entry, count) in baseline.counts {
+      let judged: Bool
+      if linted.contains(entry.file) {
+        judged = true
+      } else if let known = gone[entry.file] {
+        judged = known
+      } else {
+        judged = FileSystem.kind(baseline.path(ofKey: entry.file)) == .missing
+        gone[entry.file] = judged
+      }
+      guard judged else { continue }
+      let left = count - used[entry, default: 0]
+      if left > 0 { unmatched += Array(repeating: entry, count: left) }
+    }
+    return unmatched.sorted()
+  }
+
+  /// The recorded baseline's text (`--write-baseline`).
+  func recordedBaseline() -> String {
+    Baseline.render(state.withLock { $0.recorded })
+  }
+
+  /// A warning for each suppression that hid nothing in a run that linted some of its files, as
+  /// a diagnostic of the config that holds it, grouped by config file.
+  func unusedSuppressions() -> [(file: String, diagnostics: [Diagnostic])] {
+    let (all, used) = state.withLock { ($0.suppressions, $0.usedSuppressions) }
+    var byFile: [String: [Diagnostic]] = [:]
+    let directory = FileSystem.currentDirectory()
+    for (key, suppression) in all where !used.contains(key) {
+      let file = Path.relative(Path.absolute(suppression.file), to: directory)
+      let place = suppression.pointer.map { " at \($0 == "" ? "the document" : $0)" } ?? ""
+      let position = SourcePosition(line: suppression.line, column: suppression.column)
+      let diagnostic = Diagnostic(
+        file: file, rule: Self.unusedSuppressionRule, severity: .warning,
+        message: "this suppression of \(suppression.rule)\(place) matched no finding in the files it covers; remove it (its reason: \(suppression.reason))",
+        pointer: "", start: position, end: position, startOffset: 0, endOffset: 0,
+        // No page of fcmlint's own; ruff's RUF100 is the same check, and says why.
+        docs: "https://docs.astral.sh/ruff/rules/unused-noqa/")
+      byFile[file, default: []].append(diagnostic)
+    }
+    return byFile.keys.sorted().map { file in (file, byFile[file]!.sorted { ($0.start.line, $0.start.column) < ($1.start.line, $1.start.column) }) }
+  }
+
+  static let unusedSuppressionRule = "unused-suppression"
+}

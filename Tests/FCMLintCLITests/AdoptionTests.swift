@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+
+/// Adopting fcmlint on a repository that has findings already: a baseline, suppressions in the
+/// config, configs that extend others, and overrides for placeholders and limits (issue 16).
+extension CLITests {
+  struct Totals: Decodable {
+    struct Summary: Decodable { var errors, warnings, baselined, baselineUnmatched, suppressed: Int }
+    var summary: Summary
+  }
+
+  func totals(_ run: Run) throws -> Totals.Summary { try JSONDecoder().decode(Totals.self, from: run.stdoutData).summary }
+
+  static let numberInData = #"{"message": {"topic": "t", "data": {"n": 1}}}"#
+
+  func testABaselineHidesWhatItRecordedEvenWhenLinesMove() throws {
+    let root = try temporaryDirectory()
+    try write(Self.numberInData, to: root.appendingPathComponent("app/a.json"))
+    try write(#"{"message": {"topic": "t", "data": {"x": true, "y": 2}}}"#, to: root.appendingPathComponent("app/b.json"))
+    XCTAssertEqual(try fcmlint(["app"], in: root).status, 1)
+    let write1 = try fcmlint(["--write-baseline", "fcmlint-baseline.json", "app"], in: root)
+    XCTAssertEqual(write1.status, 0, write1.stderr)
+    XCTAssertTrue(write1.stdout.contains("3 hidden by the baseline"), write1.stdout)
+    let text = try String(contentsOf: root.appendingPathComponent("fcmlint-baseline.json"), encoding: .utf8)
+    XCTAssertEqual(
+      text,
+      """
+      {
+        "fcmlint-baseline": 1,
+        "findings": [
+          {"file": "app/a.json", "rule": "data-string-values", "pointer": "/message/data/n"},
+          {"file": "app/b.json", "rule": "data-string-values", "pointer": "/message/data/x"},
+          {"file": "app/b.json", "rule": "data-string-values", "pointer": "/message/data/y"}
+        ]
+      }
+
+      """)
+    // Written again from another folder, the same bytes: paths are relative to the baseline.
+    XCTAssertEqual(try fcmlint(["--write-baseline", "../fcmlint-baseline.json", "."], in: root.appendingPathComponent("app")).status, 0)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("fcmlint-baseline.json"), encoding: .utf8), text)
+
+    // Lines move and a new finding appears: only the new one is reported.
+    try write("\n\n\n" + #"{"message": {"topic": "t", "data": {"n": 1, "m": 2}}}"#, to: root.appendingPathComponent("app/a.json"))
+    let run = try fcmlint(["--baseline", "fcmlint-baseline.json", "--format", "json", "app"], in: root)
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(try decode(run).diagnostics.map(\.pointer), ["/message/data/m"])
+    XCTAssertEqual(try totals(run).baselined, 3)
+    try assertMatchesSchema(run)
+
+    // Fixed findings and deleted files leave entries that match nothing: counted, and listed
+    // with --verbose.
+    try write(#"{"message": {"topic": "t", "data": {"x": "true", "y": 2}}}"#, to: root.appendingPathComponent("app/b.json"))
+    try FileManager.default.removeItem(at: root.appendingPathComponent("app/a.json"))
+    let stale = try fcmlint(["--baseline", "fcmlint-baseline.json", "--verbose", "app"], in: root)
+    XCTAssertEqual(stale.status, 0, stale.stdout)
+    XCTAssertTrue(stale.stdout.contains("1 hidden by the baseline; 2 baseline entries match nothing any more"), stale.stdout)
+    XCTAssertTrue(stale.stderr.contains("baseline entry matches nothing any more: app/a.json: data-string-values at /message/data/n"), stale.stderr)
+    XCTAssertTrue(stale.stderr.contains("app/b.json: data-string-values at /message/data/x"), stale.stderr)
+    // A run over one file judges only that file's entries (a pre-commit hook).
+    try write(Self.numberInData, to: root.appendingPathComponent("app/a.json"))
+    let one = try fcmlint(["--baseline", "fcmlint-baseline.json", "--format", "json", "app/a.json"], in: root)
+    XCTAssertEqual(try totals(one).baselineUnmatched, 0)
+    XCTAssertEqual(one.status, 0)
+  }
+
+  func testABrokenBaselineIsAnErrorWithItsPlace() throws {
+    let root = try temporaryDirectory()
+    try write(Self.numberInData, to: root.appendingPathComponent("a.json"))
+    try write("{\"findings\": [{\"file\": \"a.json\", \"rule\": 3}]}", to: root.appendingPathComponent("b.json.baseline"))
+    let run = try fcmlint(["--baseline", "b.json.baseline", "a.json"], in: root)
+    XCTAssertEqual(run.status, 2)
+    XCTAssertTrue(run.stderr.contains("b.json.baseline:1:15: this finding has no \"rule\" string"), run.stderr)
+    let missing = try fcmlint(["--baseline", "nope.json", "a.json"], in: root)
+    XCTAssertEqual(missing.status, 2)
+    XCTAssertTrue(missing.stderr.contains("cannot read the baseline"), missing.stderr)
+  }
+
+  func testSuppressionsHideTheirFindingsAndWarnWhenUnused() throws {
+    let root = try temporaryDirectory()
+    try write(
+      """
+      suppress:
+        - files: ["legacy/**"]
+          rule: data-string-values
+          pointer: /message/data
+          reason: the old Android app reads numbers
+        - files: ["legacy/**"]
+          rule: topic-name
+          reason: kept from 2019
+        - files: ["elsewhere/*.json"]
+          rule: topic-name
+          reason: not linted in this run
+      """, to: root.appendingPathComponent(".fcmlint.yml"))
+    try write(Self.numberInData, to: root.appendingPathComponent("legacy/a.json"))
+    try write(Self.numberInData, to: root.appendingPathComponent("new/a.json"))
+    let run = try fcmlint(["--format", "json", "legacy", "new"], in: root)
+    let output = try decode(run)
+    XCTAssertEqual(output.diagnostics.map { "\($0.file) \($0.rule) \($0.line):\($0.column)" }, [
+      "new/a.json data-string-values 1:42",
+      ".fcmlint.yml unused-suppression 6:5",
+    ])
+    XCTAssertTrue(output.diagnostics[1].message.contains("kept from 2019"), output.diagnostics[1].message)
+    XCTAssertEqual(try totals(run).suppressed, 1)
+    try assertMatchesSchema(run)
+    // Only the suppressed file: no error, one unused-suppression warning.
+    let text = try fcmlint(["legacy/a.json"], in: root)
+    XCTAssertEqual(text.status, 0)
+    XCTAssertTrue(text.stdout.contains(".fcmlint.yml:6:5: warning: this suppression of topic-name matched no finding"), text.stdout)
+    XCTAssertTrue(text.stdout.contains("1 suppressed by the config"), text.stdout)
+    XCTAssertEqual(try fcmlint(["--max-warnings", "0", "legacy/a.json"], in: root).status, 1)
+
+    for (config, message) in [
+      ("suppress:\n  - rule: data-string-values\n", ".fcmlint.yml:2:5: a suppression needs 'reason'"),
+      ("suppress:\n  - {rule: data-strin-values, reason: x}\n", "unknown rule 'data-strin-values'; did you mean 'data-string-values'?"),
+      ("suppress:\n  - {rule: topic-name, reason: x, pointer: message}\n", "pointer must be a JSON Pointer"),
+    ] {
+      try write(config, to: root.appendingPathComponent(".fcmlint.yml"))
+      let broken = try fcmlint(["legacy"], in: root)
+      XCTAssertEqual(broken.status, 2, config)
+      XCTAssertTrue(broken.stderr.contains(message), broken.stderr)
+    }
+  }
+
+  func testAConfigExtendsOthersAndItsOwnSettingsWin() throws {
+    let root = try temporaryDirectory()
+    try write(
+      """
+      rules: {data-string-values: warning, topic-name: off}
+      ignore: ["generated/**"]
+      suppress:
+        - {files: ["shared-only/**"], rule: topic-name, reason: shared}
+      """, to: root.appendingPathComponent("shared/base.yml"))
+    try write("rules: {data-string-values: info}\nextends: base.yml\n", to: root.appendingPathComponent("shared/mid.yml"))
+    try write(
+      """
+      extends: [../shared/mid.yml]
+      rules: {data-string-values: error}
+      ignore: ["drafts/**"]
+      """, to: root.appendingPathComponent("app/.fcmlint.yml"))
+    try write(Self.numberInData, to: root.appendingPathComponent("app/a.json"))
+    try write(Self.numberInData, to: root.appendingPathComponent("app/drafts/a.json"))
+    try write(Self.numberInData, to: root.appendingPathComponent("app/generated/a.json"))
+    let run = try fcmlint(["--format", "json", "app"], in: root)
+    // The app's own severity wins; its ignore list adds to the base's, whose patterns stay
+    // relative to the base's folder (shared/), so they match nothing in app/.
+    XCTAssertEqual(try decode(run).diagnostics.map { "\($0.file) \($0.severity)" }, ["app/a.json error", "app/generated/a.json error"])
+    // Without its own severity, the nearer extended config's wins.
+    try write("extends: ../shared/mid.yml\n", to: root.appendingPathComponent("app/.fcmlint.yml"))
+    XCTAssertEqual(try decode(try fcmlint(["--format", "json", "app/a.json"], in: root)).diagnostics.map(\.severity), ["info"])
+    // A loop, and a missing file, are errors where the extends is written.
+    try write("extends: mid.yml\n", to: root.appendingPathComponent("shared/base.yml"))
+    let loop = try fcmlint(["app"], in: root)
+    XCTAssertEqual(loop.status, 2)
+    XCTAssertTrue(loop.stderr.contains("base.yml:1:10: 'mid.yml' extends itself"), loop.stderr)
+    try write("extends: nothing.yml\n", to: root.appendingPathComponent("app/.fcmlint.yml"))
+    let missing = try fcmlint(["app"], in: root)
+    XCTAssertEqual(missing.status, 2)
+    XCTAssertTrue(missing.stderr.contains(".fcmlint.yml:1:10: cannot extend 'nothing.yml': no such file"), missing.stderr)
+  }
+
+  func testOverridesSetPlaceholdersAndLimits() throws {
+    let root = try temporaryDirectory()
+    try write(
+      """
+      overrides:
+        - files: ["php/**"]
+          placeholders: ['%[a-z_]+%']
+        - files: ["small/**"]
+          limits: {max-depth: 2}
+      """, to: root.appendingPathComponent(".fcmlint.yml"))
+    // %count% is a placeholder under php/ only: a value there, a syntax error elsewhere.
+    let template = #"{"message": {"topic": "t", "data": {"n": %count%}}}"#
+    try write(template, to: root.appendingPathComponent("php/a.json"))
+    try write(template, to: root.appendingPathComponent("other/a.json"))
+    try write(#"{"message": {"topic": "t", "data": {"a": "b"}}}"#, to: root.appendingPathComponent("small/deep.json"))
+    let run = try fcmlint(["--format", "json", "."], in: root)
+    XCTAssertEqual(try decode(run).diagnostics.map { "\($0.file) \($0.rule)" }, ["./other/a.json json-syntax", "./small/deep.json json-syntax"])
+    // The command line still wins over the config.
+    XCTAssertEqual(try fcmlint(["--max-depth", "10", "small"], in: root).status, 0)
+  }
+}
