@@ -9,9 +9,11 @@ import Musl
 import Darwin
 #endif
 
-/// The `fcmlint` command: `lint` (the default), `rules` and `explain`.
+/// The `fcmlint` command: `lint` (the default), `rules`, `explain`, `test` and `init`.
 public enum FCMLintCommand {
   public static let version = "0.1.0"
+  /// What `fcmlint init` writes.
+  public static var initStarter: String { InitSettings.starter }
   static let abstract = "Lint Firebase Cloud Messaging HTTP v1 send requests."
   static let exitCodes = "Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage, config or I/O failure."
 
@@ -20,6 +22,8 @@ public enum FCMLintCommand {
     ("lint", LintSettings.usage, LintSettings.abstract),
     ("rules", RulesSettings.usage, RulesSettings.abstract),
     ("explain", ExplainSettings.usage, ExplainSettings.abstract),
+    ("test", TestRulesSettings.usage, TestRulesSettings.abstract),
+    ("init", InitSettings.usage, InitSettings.abstract),
   ]
 
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
@@ -40,7 +44,7 @@ public enum FCMLintCommand {
   static func dispatch(_ arguments: [String]) -> Int32 {
     var command = arguments.first ?? ""
     var rest = arguments.dropFirst()
-    if !["lint", "rules", "explain", "help"].contains(command) {
+    if !["lint", "rules", "explain", "test", "init", "help"].contains(command) {
       command = "lint"
       rest = arguments[...]
     }
@@ -62,6 +66,8 @@ public enum FCMLintCommand {
       switch command {
       case "rules": try RulesSettings(arguments: rest).run()
       case "explain": try ExplainSettings(arguments: rest).run()
+      case "test": try TestRulesSettings(arguments: rest).run()
+      case "init": try InitSettings(arguments: rest).run()
       default: try LintSettings(arguments: rest).run()
       }
       return ExitStatus.clean.rawValue
@@ -86,6 +92,10 @@ public enum FCMLintCommand {
       return "\(RulesSettings.abstract)\n\nUsage: \(RulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(RulesSettings.options))"
     case "explain":
       return "\(ExplainSettings.abstract)\n\nUsage: \(ExplainSettings.usage)\n\nOptions:\n\(ArgumentReader.help(ExplainSettings.options))"
+    case "test":
+      return "\(TestRulesSettings.abstract)\n\nUsage: \(TestRulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(TestRulesSettings.options))"
+    case "init":
+      return "\(InitSettings.abstract)\n\nUsage: \(InitSettings.usage)\n\nOptions:\n\(ArgumentReader.help(InitSettings.options))"
     default:
       let width = commands.map(\.name.count).max() ?? 0
       let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.abstract + "\n" }.joined()

@@ -4,7 +4,7 @@ import FCMLintFormatters
 /// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
 struct RulesSettings {
   static let usage = "fcmlint rules [--format <format>] [--config <file>] [--rules <dir> ...]"
-  static let abstract = "List the rules: id, severity and summary."
+  static let abstract = "List the rules: id, severity, whether --fix can fix it, and summary."
   static let options: [CLIOption<RulesSettings>] =
     [.value("--format", "<format>", "Output format: text, json or markdown (default: text).") { $0.format = $1 }]
     + RuleSources.options.map { $0.lifted(\RulesSettings.ruleSources) }
@@ -31,7 +31,7 @@ struct RulesSettings {
     switch format {
     case "json":
       let items = rules.map {
-        "{\"id\":\(JSONText.quote($0.id)),\"severity\":\"\(severity($0))\",\"summary\":\(JSONText.quote($0.summary)),\"docs\":\(JSONText.quote($0.docs)),\"source\":\(JSONText.quote($0.source))}"
+        "{\"id\":\(JSONText.quote($0.id)),\"severity\":\"\(severity($0))\",\"fixable\":\($0.fix != nil),\"summary\":\(JSONText.quote($0.summary)),\"docs\":\(JSONText.quote($0.docs)),\"source\":\(JSONText.quote($0.source))}"
       }
       Console.out("[" + items.joined(separator: ",") + "]\n")
     case "markdown":
@@ -41,7 +41,7 @@ struct RulesSettings {
       for rule in rules {
         let id = rule.id + String(repeating: " ", count: width - rule.id.count)
         let sev = severity(rule) + String(repeating: " ", count: 8 - severity(rule).count)
-        Console.out("\(id)  \(sev)  \(rule.summary)\n")
+        Console.out("\(id)  \(sev)  \(rule.fix != nil ? "fixable" : "       ")  \(rule.summary)\n")
       }
     }
   }
@@ -77,15 +77,16 @@ struct ExplainSettings {
 /// Rule documentation generated from the rule files, never kept by hand.
 public enum RuleDocs {
   public static func markdownTable(_ rules: [Rule]) -> String {
-    var out = "| Rule | Severity | What it checks |\n|---|---|---|\n"
+    var out = "| Rule | Severity | Fix | What it checks |\n|---|---|---|---|\n"
     for rule in rules.sorted(by: { $0.id < $1.id }) {
-      out += "| [`\(rule.id)`](\(rule.source)) | \(rule.severity.rawValue) | \(rule.summary.replacingPipes()) ([docs](\(rule.docs))) |\n"
+      let fix = rule.fix != nil ? "yes" : ""
+      out += "| [`\(rule.id)`](\(rule.source)) | \(rule.severity.rawValue) | \(fix) | \(rule.summary.replacingPipes()) ([docs](\(rule.docs))) |\n"
     }
     return out
   }
 
   public static func explanation(_ rule: Rule) -> String {
-    var out = "\(rule.id) (\(rule.severity.rawValue)): \(rule.summary)\n\n"
+    var out = "\(rule.id) (\(rule.severity.rawValue)\(rule.fix != nil ? ", fixable" : "")): \(rule.summary)\n\n"
     out += wrap(rule.description) + "\n\n"
     out += "Docs: \(rule.docs)\nDefined in: \(rule.source)\n"
     if !rule.examples.invalid.isEmpty {

@@ -120,8 +120,9 @@ public struct Rule: Sendable {
     public var json: String
     /// The pointers the rule must report, in order (empty for valid examples).
     public var pointers: [String]
-    /// Line of the example in the rule file, for test failures.
+    /// Line and column of the example in the rule file, for test failures.
     public var line: Int
+    public var column: Int = 1
     /// What the example holds, when it is not detected (a bare APNs payload, say).
     public var input: InputKind? = nil
     /// Linted as a fragment (`--fragment`): the sender adds the target.

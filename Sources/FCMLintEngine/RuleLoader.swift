@@ -126,7 +126,7 @@ public enum RuleLoader {
   static func loadExample(_ item: DataValue, invalid: Bool) throws(ConfigurationError) -> Rule.Example {
     if case .scalar = item.node {
       if invalid { throw item.fail("an invalid example needs 'json' and the 'pointer' it must report") }
-      return Rule.Example(json: try item.string(what: "an example"), pointers: [], line: item.line)
+      return Rule.Example(json: try item.string(what: "an example"), pointers: [], line: item.line, column: item.column)
     }
     var json: String? = nil
     var pointers: [String] = []
@@ -154,7 +154,7 @@ public enum RuleLoader {
     for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
-    return Rule.Example(json: json, pointers: pointers, line: item.line, input: input, fragment: fragment, fixed: fixed)
+    return Rule.Example(json: json, pointers: pointers, line: item.line, column: item.column, input: input, fragment: fragment, fixed: fixed)
   }
 }
 

@@ -179,3 +179,64 @@ extension CLITests {
     XCTAssertEqual(try fcmlint(["--max-depth", "10", "small"], in: root).status, 0)
   }
 }
+
+/// `fcmlint test` for rule authors and `fcmlint init` (issue 16, items 5-6).
+extension CLITests {
+  func testTestRunsTheExamplesOfTheUsersRules() throws {
+    let root = try temporaryDirectory()
+    let rule = """
+      id: android-priority-high
+      severity: warning
+      summary: Android messages should use high priority
+      description: Our chat app needs messages delivered at once.
+      docs: https://firebase.google.com/docs/cloud-messaging/android/message-priority
+      given: $.message.android
+      then:
+        field: '@.priority'
+        function: equals
+        options: { value: HIGH }
+      message: 'set android.priority to "HIGH" ({detail})'
+      examples:
+        valid:
+          - '{"message": {"topic": "t", "android": {"priority": "HIGH"}}}'
+        invalid:
+          - json: '{"message": {"topic": "t", "android": {"priority": "NORMAL"}}}'
+            pointer: /message/android/priority
+
+      """
+    try write(rule, to: root.appendingPathComponent("rules/prio.yml"))
+    let pass = try fcmlint(["test", "rules"], in: root)
+    XCTAssertEqual(pass.status, 0, pass.stdout + pass.stderr)
+    XCTAssertEqual(pass.stdout, "1 rule, 2 examples: all pass\n")
+    // A wrong pointer and a valid example that triggers: each reported where it is written.
+    let broken = rule.replacingOccurrences(of: "pointer: /message/android/priority", with: "pointer: /message/android")
+      .replacingOccurrences(of: "- '{\"message\": {\"topic\": \"t\", \"android\": {\"priority\": \"HIGH\"}}}'", with: "- '{\"message\": {\"topic\": \"t\", \"android\": {\"priority\": \"LOW\"}}}'")
+    try write(broken, to: root.appendingPathComponent("rules/prio.yml"))
+    let fail = try fcmlint(["test", "rules"], in: root)
+    XCTAssertEqual(fail.status, 1)
+    let lines = fail.stdout.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.count, 3, fail.stdout)
+    XCTAssertTrue(lines[0].hasPrefix("rules/prio.yml:14:7: error: valid example triggers android-priority-high at /message/android/priority"), lines[0])
+    XCTAssertTrue(lines[1].hasPrefix("rules/prio.yml:16:7: error: invalid example triggers android-priority-high at /message/android/priority"), lines[1])
+    XCTAssertTrue(lines[1].hasSuffix("expected at /message/android"), lines[1])
+    XCTAssertEqual(lines[2], "1 rule, 2 examples: 2 failed")
+    // A rule that does not load is exit 2 with its place.
+    try write("id: x\n", to: root.appendingPathComponent("rules/prio.yml"))
+    XCTAssertEqual(try fcmlint(["test", "rules"], in: root).status, 2)
+    XCTAssertEqual(try fcmlint(["test"], in: root).status, 2)
+  }
+
+  func testInitWritesAStarterConfigThatLoadsAndNeverOverwrites() throws {
+    let root = try temporaryDirectory()
+    let run = try fcmlint(["init"], in: root)
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let written = try String(contentsOf: root.appendingPathComponent(".fcmlint.yml"), encoding: .utf8)
+    XCTAssertTrue(written.contains("# suppress:"), written)
+    try write(Self.numberInData, to: root.appendingPathComponent("a.json"))
+    XCTAssertEqual(try fcmlint(["a.json"], in: root).status, 1)
+    try write("rules: {}\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let again = try fcmlint(["init"], in: root)
+    XCTAssertEqual(again.status, 2)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent(".fcmlint.yml"), encoding: .utf8), "rules: {}\n")
+  }
+}

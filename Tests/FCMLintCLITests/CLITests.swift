@@ -147,7 +147,30 @@ final class CLITests: XCTestCase {
     process.waitUntilExit()
     try? outHandle.close()
     try? errHandle.close()
+    if process.terminationStatus != 2 {
+      try checkConfigsAgainstSchema(in: process.currentDirectoryURL!, arguments: arguments, file: file, line: line)
+    }
     return Run(status: process.terminationStatus, stdoutData: outBox.data, stderr: String(decoding: errBox.data, as: UTF8.self))
+  }
+
+  /// Every config a run accepted (it did not exit 2) must be valid against the config's JSON
+  /// Schema: the `.fcmlint.yml` files of the test's folder and a `--config` file.
+  func checkConfigsAgainstSchema(in directory: URL, arguments: [String], file: StaticString, line: UInt) throws {
+    // Only the tests' own temporary folders: never a walk of the repository.
+    guard directory.path.hasPrefix(FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path) else { return }
+    var configs: [URL] = []
+    if let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) {
+      for case let url as URL in walker where url.lastPathComponent == ".fcmlint.yml" { configs.append(url) }
+    }
+    if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
+      configs.append(URL(fileURLWithPath: arguments[index + 1], relativeTo: directory))
+    }
+    let validator = try ConfigSchemaTests.validator()
+    for url in configs {
+      guard let text = try? String(contentsOf: url, encoding: .utf8), let value = try? ConfigSchemaTests.value(yaml: text) else { continue }
+      let violations = validator.validate(value: value)
+      XCTAssertEqual(violations, [], "\(url.path) was accepted by fcmlint but not by schemas/fcmlint-config.schema.json:\n\(text)", file: file, line: line)
+    }
   }
 
   final class DataBox: @unchecked Sendable {
@@ -734,6 +757,20 @@ final class CLITests: XCTestCase {
     let expected = Self.builtinRuleIDs()
     XCTAssertFalse(expected.isEmpty)
     XCTAssertEqual(ids, expected)
+  }
+
+  func testRulesSaysWhichRulesAreFixableInEveryFormat() throws {
+    let text = try fcmlint(["rules"]).stdout
+    let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("apns-aps-key ") })
+    XCTAssertTrue(line.contains(" fixable "), String(line))
+    let plain = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("target-exactly-one ") })
+    XCTAssertFalse(plain.contains("fixable"), String(plain))
+    let json = try fcmlint(["rules", "--format", "json"])
+    let rules = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
+    let fixable = Dictionary(uniqueKeysWithValues: rules.map { ($0["id"] as! String, $0["fixable"] as? Bool) })
+    XCTAssertEqual(fixable["apns-aps-key"], true)
+    XCTAssertEqual(fixable["target-exactly-one"], false)
+    XCTAssertTrue(try fcmlint(["rules", "--format", "markdown"]).stdout.contains("| Rule | Severity | Fix | What it checks |"))
   }
 
   func testExplain() throws {
