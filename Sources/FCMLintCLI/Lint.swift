@@ -215,7 +215,9 @@ extension LintSettings {
     var ioErrors: [FileSystem.IOError] = []
     for path in paths {
       if path == "-" {
-        inputs.append(.standardInput(name: stdinFilename ?? "<stdin>"))
+        // `ignore:` applies to the name an editor gives standard input, as to a file.
+        let ignored = try stdinFilename.map { try configs.config(forFile: $0).config.isIgnored($0) } ?? false
+        inputs.append(.standardInput(name: stdinFilename ?? "<stdin>", ignored: ignored))
         continue
       }
       switch FileSystem.kind(path) {
@@ -280,9 +282,11 @@ extension LintSettings {
       let results = Slots<Result>(count: linted.count, initial: Result())
       lintAll(linted, linters, linterOf, configs, waivers) { place, result in results[place] = result }
       var fixedDocument: [UInt8]? = nil
-      for place in order.indices.sorted(by: { order[$0] < order[$1] }) where results[place].read {
-        if let diff = results[place].diff { Console.out(diff) }
+      for place in order.indices.sorted(by: { order[$0] < order[$1] }) {
+        // Standard input is echoed even when it was not linted (ignored, or not an FCM
+        // document): format-on-save replaces the buffer with what comes back.
         if fix, case .standardInput = linted[place] { fixedDocument = results[place].fixedBytes }
+        if results[place].read, let diff = results[place].diff { Console.out(diff) }
       }
       // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
       if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
@@ -385,13 +389,13 @@ extension LintSettings {
 
   enum Input {
     case file(String)
-    case standardInput(name: String)
+    case standardInput(name: String, ignored: Bool)
 
     /// The name its diagnostics carry.
     var name: String {
       switch self {
       case .file(let path): return path
-      case .standardInput(let name): return name
+      case .standardInput(let name, _): return name
       }
     }
   }
@@ -521,7 +525,7 @@ extension LintSettings {
     case .file(let path):
       name = path
       read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")
-    case .standardInput(let stdinName):
+    case .standardInput(let stdinName, _):
       name = stdinName
       read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
     }
@@ -529,8 +533,11 @@ extension LintSettings {
       if case .failure(let error) = read { return .failed(error) }
       return Result()
     }
+    // What --fix echoes for standard input that is not linted: the bytes as they came.
+    let unchanged = fix ? bytes : nil
+    if case .standardInput(_, ignored: true) = input { return Result(read: false, fixedBytes: unchanged) }
     let checked = linter.check(bytes: bytes, file: name)
-    if let reason = checked.skipped { return Result(read: false, skipped: reason) }
+    if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
     guard fix || fixDryRun else { return Result(diagnostics: checked.diagnostics) }
 
     let outcome = Fixer(linter: linter).fix(bytes: bytes, file: name)

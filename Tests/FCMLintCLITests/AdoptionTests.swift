@@ -240,3 +240,27 @@ extension CLITests {
     XCTAssertEqual(try String(contentsOf: root.appendingPathComponent(".fcmlint.yml"), encoding: .utf8), "rules: {}\n")
   }
 }
+
+/// Editors lint buffers through standard input and name them with --stdin-filename.
+extension CLITests {
+  func testIgnoreAppliesToTheStdinFilenameAndFixAlwaysEchoesTheBuffer() throws {
+    let root = try temporaryDirectory()
+    try write("ignore: [\"fixtures/\"]\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let broken = #"{"message": {"token": "a", "topic": "b", "data": {"n": 1}}}"# + "\n"
+    let ignored = try fcmlint(["--stdin-filename", "fixtures/x.json", "-"], in: root, input: .bytes(Data(broken.utf8)))
+    XCTAssertEqual(ignored.status, 0, ignored.stdout)
+    XCTAssertEqual(ignored.stdout, "no problems in 0 files\n")
+    let linted = try fcmlint(["--stdin-filename", "src/x.json", "-"], in: root, input: .bytes(Data(broken.utf8)))
+    XCTAssertEqual(linted.status, 1, linted.stdout)
+    // With --fix, standard output is the buffer, whatever happens to it: an ignored file, a
+    // file that is not an FCM document, and one that is fixed.
+    let echoed = try fcmlint(["--fix", "--stdin-filename", "fixtures/x.json", "-"], in: root, input: .bytes(Data(broken.utf8)))
+    XCTAssertEqual(echoed.stdout, broken)
+    let package = #"{"name": "app", "version": "1.0.0", "dependencies": {}}"# + "\n"
+    XCTAssertEqual(try fcmlint(["--fix", "-"], in: root, input: .bytes(Data(package.utf8))).stdout, package)
+    XCTAssertEqual(try fcmlint(["--fix-only", "-"], in: root, input: .bytes(Data(package.utf8))).stdout, package)
+    let fixed = try fcmlint(["--fix-only", "--stdin-filename", "src/x.json", "-"], in: root, input: .bytes(Data(broken.utf8)))
+    XCTAssertEqual(fixed.stdout, #"{"message": {"token": "a", "topic": "b", "data": {"n": "1"}}}"# + "\n")
+    XCTAssertEqual(fixed.status, 0)
+  }
+}
