@@ -24,6 +24,7 @@ public enum FCMLintCommand {
     ("explain", ExplainSettings.usage, ExplainSettings.abstract),
     ("test", TestRulesSettings.usage, TestRulesSettings.abstract),
     ("init", InitSettings.usage, InitSettings.abstract),
+    ("completion", CompletionSettings.usage, CompletionSettings.abstract),
   ]
 
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
@@ -44,7 +45,7 @@ public enum FCMLintCommand {
   static func dispatch(_ arguments: [String]) -> Int32 {
     var command = arguments.first ?? ""
     var rest = arguments.dropFirst()
-    if !["lint", "rules", "explain", "test", "init", "help"].contains(command) {
+    if !["lint", "rules", "explain", "test", "init", "completion", "help"].contains(command) {
       command = "lint"
       rest = arguments[...]
     }
@@ -68,6 +69,7 @@ public enum FCMLintCommand {
       case "explain": try ExplainSettings(arguments: rest).run()
       case "test": try TestRulesSettings(arguments: rest).run()
       case "init": try InitSettings(arguments: rest).run()
+      case "completion": try CompletionSettings(arguments: rest).run()
       default: try LintSettings(arguments: rest).run()
       }
       return ExitStatus.clean.rawValue
@@ -94,6 +96,8 @@ public enum FCMLintCommand {
       return "\(ExplainSettings.abstract)\n\nUsage: \(ExplainSettings.usage)\n\nOptions:\n\(ArgumentReader.help(ExplainSettings.options))"
     case "test":
       return "\(TestRulesSettings.abstract)\n\nUsage: \(TestRulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(TestRulesSettings.options))"
+    case "completion":
+      return "\(CompletionSettings.abstract)\n\nUsage: \(CompletionSettings.usage)\n\nOptions:\n\(ArgumentReader.help(CompletionSettings.options))"
     case "init":
       return "\(InitSettings.abstract)\n\nUsage: \(InitSettings.usage)\n\nOptions:\n\(ArgumentReader.help(InitSettings.options))"
     default:
