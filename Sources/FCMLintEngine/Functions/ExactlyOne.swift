@@ -11,11 +11,13 @@ struct ExactlyOne: RuleFunction {
     OptionSpec(
       "noneInFragment", .bool,
       "in a fragment (--fragment, `fragment: true`), none set is fine: the sender adds it; several are still reported (default false)"),
+    OptionSpec("nullIsAbsent", .bool, "a member whose value is null counts as not set, as proto3 JSON reads it (default false)"),
   ]
   static let placeholders = ["fields", "present"]
 
   let fields: [String]
   let noneInFragment: Bool
+  let nullIsAbsent: Bool
   let fieldBytes: [[UInt8]]
   /// `fields` as messages list them, joined once rather than per object.
   let list: String
@@ -23,6 +25,7 @@ struct ExactlyOne: RuleFunction {
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
     noneInFragment = options.bool("noneInFragment") ?? false
+    nullIsAbsent = options.bool("nullIsAbsent") ?? false
     // A name with an underscore also matches its lowerCamelCase spelling, as in paths (see
     // `JSONPath`): proto3 JSON reads `android_v2` and `androidV2` as one field.
     var names: [String] = []
@@ -42,13 +45,17 @@ struct ExactlyOne: RuleFunction {
     var count = 0
     var child = context.document[id].firstChild
     while child >= 0 {
-      if fieldBytes.contains(where: { context.document.keyEquals(child, $0) }) { count += 1 }
+      if fieldBytes.contains(where: { context.document.keyEquals(child, $0) }), !(nullIsAbsent && context.document.kind(child) == .null) {
+        count += 1
+      }
       child = context.document[child].nextSibling
     }
     if count == 1 { return [] }
     let document = context.document
     // Members in source order, so the first one set counts as the intended target.
-    let present = document.children(id).filter { child in fieldBytes.contains { document.keyEquals(child, $0) } }
+    let present = document.children(id).filter { child in
+      fieldBytes.contains { document.keyEquals(child, $0) } && !(nullIsAbsent && document.kind(child) == .null)
+    }
     if present.isEmpty {
       if noneInFragment && context.isFragment { return [] }
       var finding = Finding(node: id, values: ["detail": "none of \(list) is set", "fields": list, "present": ""])

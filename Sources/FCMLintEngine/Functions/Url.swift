@@ -9,11 +9,16 @@ struct URLCheck: RuleFunction {
   static let options = [
     OptionSpec("schemes", .strings, "allowed schemes, lower case (for example https); any when absent"),
     OptionSpec("extensions", .strings, "allowed file extensions of the path's last segment, without the dot; not checked when absent"),
+    OptionSpec(
+      "missingExtension", .string,
+      "a path with no extension at all: `report` it (default), let it `pass` (a host name ending in one of `extensions` is still reported), or report `only` that case (not a wrong extension, nor one in the host name), so another rule can give it its own severity"),
   ]
   static let placeholders = ["scheme", "host", "extension", "allowed"]
 
   let schemes: [String]?
   let extensions: [String]?
+  let missingExtension: MissingExtension
+  enum MissingExtension: String { case report, pass, only }
   /// The lists as messages write them, made once: every checked URL used to build them.
   let schemeChoices: String, schemeList: String, extensionList: String
 
@@ -24,6 +29,12 @@ struct URLCheck: RuleFunction {
     if let extensions, extensions.contains(where: { $0.hasPrefix(".") || $0.isEmpty }) {
       throw OptionError(option: "extensions", "write extensions without the leading dot, like 'png'")
     }
+    let missing = options.string("missingExtension") ?? "report"
+    guard let missingExtension = MissingExtension(rawValue: missing) else {
+      throw OptionError(option: "missingExtension", "must be report, pass or only, not '\(missing)'")
+    }
+    if extensions == nil, missingExtension != .report { throw OptionError(option: "missingExtension", "needs 'extensions'") }
+    self.missingExtension = missingExtension
     schemeChoices = (schemes ?? []).joined(separator: " or ")
     schemeList = (schemes ?? []).joined(separator: ", ")
     extensionList = (extensions ?? []).map { "." + $0 }.joined(separator: ", ")
@@ -46,13 +57,27 @@ struct URLCheck: RuleFunction {
     }
     if let extensions {
       let allowed = extensionList
+      // Outside `report`, "missing" means no dot at all in the last segment: ".txt" or "a." is a
+      // file name whose extension is wrong, not one without an extension.
+      if url.pathExtension == nil, missingExtension != .report, let suffix = url.lastDotSuffix {
+        if missingExtension == .only || extensions.contains(suffix.lowercased()) { return [] }
+        return [Finding(target, detail: "'.\(suffix)' is not a supported extension (expected one of \(allowed))", values(allowed: allowed))]
+      }
       guard let ext = url.pathExtension else {
         var detail = "the path of '\(text)' has no file extension"
+        var inHost = false
         if let host = url.host, let dot = host.lastIndex(of: "."), extensions.contains(host[host.index(after: dot)...].lowercased()) {
           detail += " (the '\(host[dot...])' is part of the host name '\(host)', not of the path)"
+          inHost = true
+        }
+        switch missingExtension {
+        case .report: break
+        case .pass: if !inHost { return [] }
+        case .only: if inHost { return [] }
         }
         return [Finding(target, detail: detail, values(allowed: allowed))]
       }
+      if missingExtension == .only { return [] }
       if !extensions.contains(ext.lowercased()) {
         return [Finding(target, detail: "'.\(ext)' is not a supported extension (expected one of \(allowed))", values(allowed: allowed))]
       }
@@ -69,6 +94,9 @@ struct URLParts {
   var host: String?
   /// The extension of the path's last segment, without the dot.
   var pathExtension: String?
+  /// What follows the last dot of the path's last segment, even where that is no extension
+  /// (".txt", a name that is all extension; "a.", an empty one); nil when the segment has no dot.
+  var lastDotSuffix: String?
 
   init(_ text: String) {
     let b = Array(text.utf8)
@@ -93,8 +121,9 @@ struct URLParts {
     }
     let pathEnd = b[i...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? b.count
     let segmentStart = b[i..<pathEnd].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? i
-    if let dot = b[segmentStart..<pathEnd].lastIndex(of: UInt8(ascii: ".")), dot != segmentStart, dot + 1 < pathEnd {
-      pathExtension = string((dot + 1)..<pathEnd)
+    if let dot = b[segmentStart..<pathEnd].lastIndex(of: UInt8(ascii: ".")) {
+      lastDotSuffix = string((dot + 1)..<pathEnd)
+      if dot != segmentStart, dot + 1 < pathEnd { pathExtension = string((dot + 1)..<pathEnd) }
     }
   }
 }

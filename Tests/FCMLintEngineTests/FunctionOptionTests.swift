@@ -1,0 +1,56 @@
+@testable import FCMLintEngine
+@testable import FCMLintJSON
+import XCTest
+
+/// Options added for the second rule pack: `url`'s `missingExtension` and `exactlyOne`'s
+/// `nullIsAbsent`.
+final class FunctionOptionTests: XCTestCase {
+  private func found(_ function: some RuleFunction, _ text: String, at node: NodeID = 0) throws -> [Finding] {
+    let document = try JSONParser.parse(Array(text.utf8)).get()
+    let context = FunctionContext(document: document, given: 0)
+    let findings = function.check(.found(node), in: context)
+    XCTAssertEqual(findings.isEmpty, function.passes(.found(node), in: context))
+    return findings
+  }
+
+  private func url(_ missing: String?) throws -> URLCheck {
+    var options: [String: OptionValue] = ["extensions": .strings(["png", "jpg"])]
+    if let missing { options["missingExtension"] = .string(missing) }
+    return try URLCheck(options: FunctionOptions(options))
+  }
+
+  func testMissingExtensionSplitsTheNoExtensionCase() throws {
+    let cases: [(url: String, report: Bool, pass: Bool, only: Bool)] = [
+      ("https://e.com/a.png", false, false, false),
+      ("https://e.com/photo-123?fit=crop", true, false, true),
+      ("https://e.com/a.svg", true, true, false),
+      ("https://pizza-monster.png", true, true, false),
+      ("https://pizza-monster.png/", true, true, false),
+      ("https://e.com/.txt", true, true, false),
+      ("https://e.com/a.", true, true, false),
+      ("https://e.com/.png", true, false, false),
+      ("not-a-url", true, false, true),
+    ]
+    let report = try url(nil), pass = try url("pass"), only = try url("only")
+    XCTAssertEqual(try url("report").missingExtension, .report)
+    for c in cases {
+      let text = "\"\(c.url)\""
+      XCTAssertEqual(try found(report, text).isEmpty, !c.report, "report: \(c.url)")
+      XCTAssertEqual(try found(pass, text).isEmpty, !c.pass, "pass: \(c.url)")
+      XCTAssertEqual(try found(only, text).isEmpty, !c.only, "only: \(c.url)")
+    }
+    XCTAssertThrowsError(try url("sometimes"))
+    XCTAssertThrowsError(try URLCheck(options: FunctionOptions(["schemes": .strings(["https"]), "missingExtension": .string("pass")])))
+  }
+
+  func testNullIsAbsentCountsANullTargetAsUnset() throws {
+    func exactlyOne(_ nullIsAbsent: Bool) throws -> ExactlyOne {
+      try ExactlyOne(options: FunctionOptions(["fields": .strings(["token", "topic"]), "nullIsAbsent": .bool(nullIsAbsent)]))
+    }
+    XCTAssertEqual(try found(exactlyOne(false), #"{"token": null, "topic": "news"}"#).count, 1)
+    XCTAssertTrue(try found(exactlyOne(true), #"{"token": null, "topic": "news"}"#).isEmpty)
+    XCTAssertEqual(try found(exactlyOne(true), #"{"token": null}"#).first?.values["present"], "")
+    XCTAssertEqual(try found(exactlyOne(true), #"{"token": "", "topic": "news"}"#).count, 1)
+    XCTAssertTrue(try found(exactlyOne(true), #"{"token": "abc"}"#).isEmpty)
+  }
+}
