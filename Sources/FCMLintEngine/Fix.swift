@@ -37,11 +37,17 @@ public struct RuleFix: Sendable {
   public var kinds: [String]?
   /// Only these values, when set (`true` and `"1"` become 1, but `false` does not).
   public var values: [LiteralValue]?
+  /// Only string values matching this pattern, when set: the values the fix resolves (stripping
+  /// "/topics/" resolves "/topics/news", not "/topics/sport/football").
+  public var matching: CompiledPattern? = nil
   public var description: MessageTemplate?
 
   func applies(to node: NodeID, in document: JSONDocument) -> Bool {
     if let kinds, !kinds.contains(document.kind(node).name) { return false }
     if let values, !values.contains(where: { $0.matches(node, in: document) }) { return false }
+    if let matching {
+      guard let s = document.string(node), matching.matches(s) else { return false }
+    }
     return true
   }
 }

@@ -264,7 +264,7 @@ struct RuleReader {
 
   func fix(_ value: DataValue, placeholders: Set<String>) throws(ConfigurationError) -> RuleFix {
     var fields: [String: DataValue] = [:]
-    let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues"]
+    let allowed = ["set", "value", "renameKey", "replaceValue", "moveInto", "replacePattern", "with", "description", "onlyTypes", "onlyValues", "onlyMatching"]
     for (key, _, v) in try value.mapping(allowed: allowed, what: "fix") { fields[key] = v }
     let kinds = ["set", "renameKey", "replaceValue", "moveInto", "replacePattern"].filter { fields[$0] != nil }
     guard kinds.count == 1 else { throw value.fail("a fix needs exactly one of set, renameKey, replaceValue, moveInto, replacePattern") }
@@ -298,7 +298,10 @@ struct RuleReader {
       onlyValues = []
       for item in try v.sequence(what: "onlyValues") { onlyValues!.append(try item.literal()) }
     }
-    return RuleFix(action: action, kinds: onlyTypes, values: onlyValues, description: description)
+    let onlyMatching = try fields["onlyMatching"].map { v throws(ConfigurationError) in
+      try pattern(try aliases.definition(v), what: "option 'onlyMatching'")
+    }
+    return RuleFix(action: action, kinds: onlyTypes, values: onlyValues, matching: onlyMatching, description: description)
   }
 
   /// The one path `value` stands for (a path, or an alias of one path).

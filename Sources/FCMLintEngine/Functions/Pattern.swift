@@ -9,6 +9,9 @@ struct Pattern: RuleFunction {
     OptionSpec("match", .pattern, "a regular expression the value must match"),
     OptionSpec("notMatch", .pattern, "a regular expression the value must not match"),
   ]
+  /// For a `notMatch` finding, the value without the text the pattern matched ("/topics/news"
+  /// without "^/topics/" is "news"), quoted as JSON: what the value becomes once that is removed.
+  static let placeholders = ["remainder"]
 
   let match: CompiledPattern?
   let notMatch: CompiledPattern?
@@ -40,7 +43,14 @@ struct Pattern: RuleFunction {
       return [Finding(target, detail: "'\(s)' does not match /\(match.source)/")]
     }
     if let notMatch, notMatch.matches(s) {
-      return [Finding(target, detail: "'\(s)' must not match /\(notMatch.source)/")]
+      var remainder = ""
+      let scalars = s.unicodeScalars.map(\.value)
+      if let range = notMatch.regex.firstMatch(in: scalars) {
+        var rest = String.UnicodeScalarView()
+        for (i, scalar) in s.unicodeScalars.enumerated() where !range.contains(i) { rest.append(scalar) }
+        remainder = JSONText.quote(String(rest))
+      }
+      return [Finding(target, detail: "'\(s)' must not match /\(notMatch.source)/", ["remainder": remainder])]
     }
     return []
   }

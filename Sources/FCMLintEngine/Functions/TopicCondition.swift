@@ -35,7 +35,7 @@ struct TopicCondition: RuleFunction {
       }
       return []
     } catch {
-      var finding = Finding(target, detail: "\(error.message) (at character \(characterIndex(text, error.offset) + 1) of the condition)", ["column": String(characterIndex(text, error.offset) + 1)])
+      var finding = Finding(target, detail: "at character \(characterIndex(text, error.offset) + 1) of the condition, \(error.message)", ["column": String(characterIndex(text, error.offset) + 1)])
       // Point inside the string when its bytes map one to one (no escapes).
       let node = context.document[id]
       if !node.valueHasEscapes {
