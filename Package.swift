@@ -9,8 +9,13 @@ import PackageDescription
 // named here; that name is Swift 6.3's, so other compilers get the ordinary dynamic build. No
 // module imports Foundation, so neither Foundation nor ICU is linked (sizes and start-up times in
 // docs/performance.md).
+// SwiftPM refuses unsafe flags in a package another one depends on by version, so built as a
+// dependency (checked out under a `checkouts` folder, as SwiftPM and Xcode do) the package sets
+// none: a server that links the FCMLint library gets the ordinary build.
+let builtAsDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
+
 #if compiler(>=6.3) && compiler(<6.4)
-let staticReleaseBinary: [LinkerSetting] = [
+let staticReleaseBinary: [LinkerSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
     [
       "-static-stdlib", "-static-executable", "-lswiftSynchronization",
@@ -28,7 +33,7 @@ let staticReleaseBinary: [LinkerSetting] = []
 // which saves a measurable part of a one-file run (docs/performance.md). A frontend flag, so
 // pinned to the compiler the static build is pinned to.
 #if compiler(>=6.3) && compiler(<6.4)
-let metadataAccessors: [SwiftSetting] = [
+let metadataAccessors: [SwiftSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
     ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release))
 ]
@@ -47,8 +52,13 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
+    // The pipeline as a library, built-in rules included, for a server that lints the messages it
+    // sends in process (README: "In process: the FCMLint library").
     .library(
-      name: "FCMLint", targets: ["LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace"]),
+      name: "FCMLint",
+      targets: [
+        "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules",
+      ]),
   ],
   // No package dependencies: YAML comes from the system libyaml, and the command line is read
   // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
