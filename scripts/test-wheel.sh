@@ -26,6 +26,44 @@ status=0
 diff "$work/corpus.txt" corpus/expected.txt || { echo "wheel test: FAILED: the installed fcmlint's corpus report differs from corpus/expected.txt"; exit 1; }
 echo "wheel test: pip-installed $(basename "$wheel") lints the corpus as expected: ok"
 
+# The GitHub Action (action.yml) and the documented workflow, against GitHub's schemas
+# (SchemaStore's, bundled with check-jsonschema), then the action's steps run as a runner would,
+# with the wheel just built standing in for PyPI's.
+python3 -m pip install --quiet --disable-pip-version-check check-jsonschema >/dev/null 2>&1 || true
+if command -v check-jsonschema >/dev/null 2>&1; then
+  check-jsonschema --builtin-schema vendor.github-actions action.yml
+  check-jsonschema --builtin-schema vendor.github-workflows docs/examples/github-workflow.yml
+  python3 - "$repo" <<'PY' || { echo "action test: FAILED: docs/integrations.md must show docs/examples/github-workflow.yml as it is"; exit 1; }
+import sys
+repo = sys.argv[1]
+workflow = open(f"{repo}/docs/examples/github-workflow.yml", encoding="utf-8").read()
+sys.exit(0 if "```yaml\n" + workflow + "```" in open(f"{repo}/docs/integrations.md", encoding="utf-8").read() else 1)
+PY
+else
+  echo "action test: schema validation SKIPPED (check-jsonschema could not be installed from PyPI)"
+fi
+mkdir -p "$work/runner/templates" && cd "$work/runner"
+printf '{"message": {"topic": "news", "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "Hi"}}}}}\n' > templates/bad.json
+: > "$work/github_path" && : > "$work/github_output"
+python3 - "$repo/action.yml" "$work/steps" <<'PY'
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]
+for i, step in enumerate(steps):
+    open(f"{sys.argv[2]}-{i}.sh", "w").write(step["run"])
+PY
+export GITHUB_ACTION_PATH="$repo" RUNNER_TEMP="$work/runner-temp" GITHUB_PATH="$work/github_path" GITHUB_OUTPUT="$work/github_output"
+mkdir -p "$RUNNER_TEMP"
+PIP_FIND_LINKS="$work/dist" PIP_NO_INDEX=1 FCMLINT_VERSION="" bash -e "$work/steps-0.sh"
+status=0
+PATH="$(cat "$GITHUB_PATH"):$PATH" FCMLINT_PATHS="templates" FCMLINT_ARGS="--max-warnings 0" FCMLINT_SARIF="fcmlint.sarif" \
+  bash "$work/steps-1.sh" > "$work/action.log" 2>&1 || status=$?
+[ "$status" -eq 1 ] || { cat "$work/action.log"; echo "action test: FAILED: expected exit 1, got $status"; exit 1; }
+grep -q "^::error file=templates/bad.json,line=1," "$work/action.log" || { cat "$work/action.log"; echo "action test: FAILED: no annotation"; exit 1; }
+grep -q '"ruleId":"apns-aps-key"' fcmlint.sarif || { echo "action test: FAILED: no SARIF report"; exit 1; }
+grep -q "^sarif=fcmlint.sarif$" "$GITHUB_OUTPUT" || { echo "action test: FAILED: no sarif output"; exit 1; }
+echo "action test: action.yml and the workflow validate; the action installs the wheel, annotates and writes SARIF: ok"
+cd "$repo"
+
 # The no-Swift pre-commit hook, with the wheel just built standing in for PyPI's.
 if ! command -v pre-commit >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check pre-commit >/dev/null 2>&1 || true
@@ -35,6 +73,11 @@ if ! command -v pre-commit >/dev/null 2>&1; then
   exit 0
 fi
 export PRE_COMMIT_HOME="$work/cache" PIP_FIND_LINKS="$work/dist"
+# No Swift on the PATH while the hooks install and run: they must not need it.
+precommit="$(command -v pre-commit)"
+PATH="$(tr ':' '\n' <<<"$PATH" | grep -v swift | paste -sd: -)"
+! command -v swift >/dev/null 2>&1 || echo "wheel test: note: swift is still on the PATH"
+pre-commit() { "$precommit" "$@"; }
 cd "$work" && git init -q project && cd project
 git config user.email ci@example.invalid && git config user.name ci
 printf '{"message": {"topic": "news", "notification": {"title": "Hi"}}}\n' > good.json
@@ -48,6 +91,4 @@ grep -q "apns-aps-key" "$work/bad.log" || { cat "$work/bad.log"; echo "wheel tes
 # The fix hook rewrites the file and fails the commit so the change can be reviewed.
 pre-commit try-repo "$repo" fcmlint-fix-py --files bad.json > "$work/fix.log" 2>&1 || true
 grep -q '"mutable-content"' bad.json || { cat "$work/fix.log"; echo "wheel test: FAILED: fcmlint-fix-py did not fix the key"; exit 1; }
-# Neither hook built anything with Swift: the environment holds the wheel's binary.
-ls "$PRE_COMMIT_HOME"/repo*/py_env-*/bin/fcmlint >/dev/null 2>&1 || { echo "wheel test: FAILED: the hook did not install the wheel"; exit 1; }
 echo "wheel test: pre-commit hooks fcmlint-py and fcmlint-fix-py (no Swift): ok"
