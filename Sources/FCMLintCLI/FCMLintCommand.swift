@@ -25,6 +25,7 @@ public enum FCMLintCommand {
     ("test", TestRulesSettings.usage, TestRulesSettings.abstract),
     ("init", InitSettings.usage, InitSettings.abstract),
     ("completion", CompletionSettings.usage, CompletionSettings.abstract),
+    ("lsp", LanguageServerSettings.usage, LanguageServerSettings.abstract),
   ]
 
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
@@ -45,7 +46,7 @@ public enum FCMLintCommand {
   static func dispatch(_ arguments: [String]) -> Int32 {
     var command = arguments.first ?? ""
     var rest = arguments.dropFirst()
-    if !["lint", "rules", "explain", "test", "init", "completion", "help"].contains(command) {
+    if !["lint", "rules", "explain", "test", "init", "completion", "lsp", "help"].contains(command) {
       command = "lint"
       rest = arguments[...]
     }
@@ -70,6 +71,7 @@ public enum FCMLintCommand {
       case "test": try TestRulesSettings(arguments: rest).run()
       case "init": try InitSettings(arguments: rest).run()
       case "completion": try CompletionSettings(arguments: rest).run()
+      case "lsp": try LanguageServerSettings(arguments: rest).run()
       default: try LintSettings(arguments: rest).run()
       }
       return ExitStatus.clean.rawValue
@@ -96,6 +98,8 @@ public enum FCMLintCommand {
       return "\(ExplainSettings.abstract)\n\nUsage: \(ExplainSettings.usage)\n\nOptions:\n\(ArgumentReader.help(ExplainSettings.options))"
     case "test":
       return "\(TestRulesSettings.abstract)\n\nUsage: \(TestRulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(TestRulesSettings.options))"
+    case "lsp":
+      return "\(LanguageServerSettings.abstract)\n\nUsage: \(LanguageServerSettings.usage)\n\nOptions:\n\(ArgumentReader.help(LanguageServerSettings.options))"
     case "completion":
       return "\(CompletionSettings.abstract)\n\nUsage: \(CompletionSettings.usage)\n\nOptions:\n\(ArgumentReader.help(CompletionSettings.options))"
     case "init":

@@ -1,0 +1,415 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FCMLintEngine
+import FCMLintFixes
+import FCMLintFormatters
+import FCMLintJSON
+import FCMLintWorkspace
+
+/// `fcmlint lsp`: a Language Server Protocol server over standard input and output.
+///
+/// Open JSON documents are linted as the CLI lints files (the same detection of FCM documents,
+/// the nearest `.fcmlint.yml`), from the editor's text, not the file on disk. Diagnostics go out
+/// with `textDocument/publishDiagnostics` after open, change and save; a burst of changes is
+/// taken whole before linting (each message read while more are waiting only marks its document).
+/// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes. Requests are answered in
+/// order on one thread.
+final class LanguageServer {
+  private var reader = MessageReader(fd: 0)
+  private let writer = MessageWriter(fd: 1)
+  private var initialized = false
+  private var shutdownRequested = false
+
+  private struct Document {
+    var text: [UInt8]
+    var version: Int?
+    var dirty = true
+    /// The diagnostics of the last lint of `text`.
+    var diagnostics: [Diagnostic] = []
+    var linter: Int? = nil
+  }
+  private var documents: [String: Document] = [:]
+  private var configs: Configurations? = nil
+  private var configError: String? = nil
+
+  /// Serves until `exit` or the end of input; the process's exit status.
+  func run() -> Int32 {
+    while true {
+      switch reader.next() {
+      case .end:
+        return shutdownRequested ? 0 : 1
+      case .malformed(let why):
+        log("fcmlint lsp: skipped \(why)")
+      case .message(let body):
+        if let status = handle(body) { return status }
+      }
+      if !reader.hasPendingInput() { flush() }
+    }
+  }
+
+  /// Handles one message; an exit status when it is `exit`.
+  private func handle(_ body: [UInt8]) -> Int32? {
+    guard let message = RPCMessage(body) else {
+      writer.send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\(RPCError.parseError),\"message\":\"not a JSON-RPC message\"}}")
+      return nil
+    }
+    guard let method = message.method else { return nil }  // a response to us: we send no requests
+    if method == "exit" { return shutdownRequested ? 0 : 1 }
+    if let id = message.id {
+      if !initialized && method != "initialize" {
+        writer.respond(id: id, errorCode: RPCError.serverNotInitialized, message: "the server is not initialized")
+        return nil
+      }
+      if shutdownRequested {
+        writer.respond(id: id, errorCode: RPCError.invalidRequestAfterShutdown, message: "the server is shutting down")
+        return nil
+      }
+      switch method {
+      case "initialize": initialize(id)
+      case "shutdown":
+        shutdownRequested = true
+        writer.respond(id: id, result: "null")
+      case "textDocument/codeAction": codeActions(id, message)
+      case "textDocument/hover": hover(id, message)
+      default: writer.respond(id: id, errorCode: RPCError.methodNotFound, message: "method not found: \(method)")
+      }
+      return nil
+    }
+    guard initialized, !shutdownRequested else { return nil }
+    switch method {
+    case "textDocument/didOpen":
+      guard let uri = message.string("textDocument", "uri"), let text = message.string("textDocument", "text") else { return nil }
+      documents[uri] = Document(text: Array(text.utf8), version: message.int("textDocument", "version"))
+      if Self.isConfig(uri) { resetConfigs() }
+    case "textDocument/didChange":
+      guard let uri = message.string("textDocument", "uri"), var document = documents[uri], let changes = message.value("contentChanges")
+      else { return nil }
+      for change in message.document.children(changes) {
+        guard let textNode = message.document.member(change, "text"), let text = message.document.string(textNode) else { continue }
+        if let range = message.document.member(change, "range"), let (start, end) = Self.byteRange(range, in: message.document, of: document.text) {
+          document.text.replaceSubrange(start..<end, with: Array(text.utf8))
+        } else {
+          document.text = Array(text.utf8)
+        }
+      }
+      document.version = message.int("textDocument", "version")
+      document.dirty = true
+      documents[uri] = document
+    case "textDocument/didSave":
+      guard let uri = message.string("textDocument", "uri") else { return nil }
+      if Self.isConfig(uri) { resetConfigs() }
+      if let text = message.string("text") { documents[uri]?.text = Array(text.utf8) }
+      documents[uri]?.dirty = true
+    case "textDocument/didClose":
+      guard let uri = message.string("textDocument", "uri") else { return nil }
+      documents[uri] = nil
+      publish(uri, [], version: nil)
+    case "workspace/didChangeWatchedFiles":
+      resetConfigs()
+    default:
+      break  // initialized, $/cancelRequest (requests are answered in order), $/setTrace...
+    }
+    return nil
+  }
+
+  private func initialize(_ id: String) {
+    initialized = true
+    writer.respond(id: id, result: """
+      {"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},\
+      "codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.fcmlint"]},"hoverProvider":true},\
+      "serverInfo":{"name":"fcmlint","version":\(JSONText.quote(FCMLintCommand.version))}}
+      """)
+  }
+
+  // MARK: - Linting
+
+  private func resetConfigs() {
+    configs = nil
+    for uri in documents.keys { documents[uri]?.dirty = true }
+  }
+
+  private func configurations() -> Configurations? {
+    if let configs { return configs }
+    do {
+      let sources = RuleSources()
+      let (ruleSet, config) = try sources.load()
+      let base: (Config) throws -> (options: Linter.Options, maxFileSize: Int) = { config in
+        var options = Linter.Options()
+        options.fragment = config.fragment
+        options.maxDepth = config.limits.maxDepth
+        options.maxStringLength = config.limits.maxStringLength
+        options.placeholders = config.placeholders
+        return (options, config.limits.maxFileSize)
+      }
+      let (options, size) = try base(config)
+      let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
+      configs = try Configurations(
+        sources: sources, base: base, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter, maxFileSize: size)
+      configError = nil
+    } catch let error as ConfigurationError {
+      report(config: "\(error)")
+    } catch {
+      report(config: "\(error)")
+    }
+    return configs
+  }
+
+  private func report(config message: String) {
+    if configError != message {
+      configError = message
+      writer.notify("window/showMessage", "{\"type\":1,\"message\":\(JSONText.quote("fcmlint: " + message))}")
+    }
+  }
+
+  /// Lints every document changed since its last lint and publishes the results.
+  private func flush() {
+    for uri in documents.keys.sorted() where documents[uri]!.dirty { lint(uri) }
+  }
+
+  private func lint(_ uri: String) {
+    guard var document = documents[uri] else { return }
+    document.dirty = false
+    defer { documents[uri] = document }
+    guard Self.isJSON(uri), let configs = configurations() else {
+      document.diagnostics = []
+      return
+    }
+    let path = Self.path(of: uri)
+    let index: Int
+    do {
+      index = try configs.linter(forFile: path)
+    } catch {
+      // Configurations reports a broken nested config on standard error; say it in the editor.
+      report(config: "a config for \(path) cannot be read (run fcmlint on the file for the error)")
+      document.diagnostics = []
+      publish(uri, [], version: document.version)
+      return
+    }
+    let linter = configs.linters[index]
+    document.linter = index
+    if document.text.count > configs.maxFileSizes[index] {
+      document.diagnostics = []
+    } else {
+      let outcome = linter.check(bytes: document.text, file: path)
+      var diagnostics = outcome.diagnostics
+      let suppressions = configs.suppressions[index]
+      if !suppressions.isEmpty {
+        let absolute = Path.absolute(path)
+        let applicable = suppressions.filter { $0.appliesTo(absolute) }
+        diagnostics = diagnostics.filter { d in !applicable.contains { $0.covers(d) } }
+      }
+      document.diagnostics = diagnostics
+    }
+    publish(uri, document.diagnostics, version: document.version)
+  }
+
+  private func publish(_ uri: String, _ diagnostics: [Diagnostic], version: Int?) {
+    let items = diagnostics.map(Self.lspDiagnostic).joined(separator: ",")
+    let versionPart = version.map { ",\"version\":\($0)" } ?? ""
+    writer.notify("textDocument/publishDiagnostics", "{\"uri\":\(JSONText.quote(uri))\(versionPart),\"diagnostics\":[\(items)]}")
+  }
+
+  static func lspDiagnostic(_ d: Diagnostic) -> String {
+    let severity: Int
+    switch d.severity {
+    case .error: severity = 1
+    case .warning: severity = 2
+    case .info: severity = 3
+    }
+    var out = "{\"range\":\(range(d.start, d.end)),\"severity\":\(severity),\"code\":\(JSONText.quote(d.rule)),\"source\":\"fcmlint\""
+    if !d.docs.isEmpty { out += ",\"codeDescription\":{\"href\":\(JSONText.quote(d.docs))}" }
+    out += ",\"message\":\(JSONText.quote(d.message)),\"data\":{\"pointer\":\(JSONText.quote(d.pointer))}}"
+    return out
+  }
+
+  /// An LSP range from 1-based line and UTF-16 column positions.
+  static func range(_ start: SourcePosition, _ end: SourcePosition) -> String {
+    "{\"start\":{\"line\":\(start.line - 1),\"character\":\(start.column - 1)},\"end\":{\"line\":\(end.line - 1),\"character\":\(end.column - 1)}}"
+  }
+
+  // MARK: - Code actions and hover
+
+  private func current(_ uri: String) -> Document? {
+    if documents[uri]?.dirty == true { lint(uri) }
+    return documents[uri]
+  }
+
+  private func codeActions(_ id: String, _ message: RPCMessage) {
+    guard let uri = message.string("textDocument", "uri"), let document = current(uri) else {
+      writer.respond(id: id, result: "[]")
+      return
+    }
+    let locator = SourceLocator(bytes: document.text)
+    var wanted: Range<Int>? = nil
+    if let range = message.value("range"), let (start, end) = Self.byteRange(range, in: message.document, of: document.text) { wanted = start..<end }
+    var only: [String] = []
+    if let kinds = message.value("context", "only") { only = message.document.children(kinds).compactMap(message.document.string) }
+    func allowed(_ kind: String) -> Bool { only.isEmpty || only.contains { kind == $0 || kind.hasPrefix($0 + ".") } }
+    var actions: [String] = []
+    if allowed("quickfix") {
+      for d in document.diagnostics {
+        guard let fix = d.fix else { continue }
+        if let wanted, !(d.startOffset <= wanted.upperBound && wanted.lowerBound <= d.endOffset) { continue }
+        let edits = fix.edits.map { "{\"range\":\(Self.range(locator.position(of: $0.start), locator.position(of: $0.end))),\"newText\":\(JSONText.quote($0.replacement))}" }
+        actions.append(
+          "{\"title\":\(JSONText.quote(fix.description + " (" + d.rule + ")")),\"kind\":\"quickfix\",\"diagnostics\":[\(Self.lspDiagnostic(d))],"
+            + "\"edit\":{\"changes\":{\(JSONText.quote(uri)):[\(edits.joined(separator: ","))]}}}")
+      }
+    }
+    if allowed("source.fixAll.fcmlint"), document.diagnostics.contains(where: { $0.fix != nil }), let index = document.linter, let configs {
+      let fixed = Fixer(linter: configs.linters[index]).fix(bytes: document.text, file: Self.path(of: uri)).bytes
+      if fixed != document.text, let edit = Self.minimalEdit(from: document.text, to: fixed, locator: locator) {
+        actions.append("{\"title\":\"Fix all fcmlint problems\",\"kind\":\"source.fixAll.fcmlint\",\"edit\":{\"changes\":{\(JSONText.quote(uri)):[\(edit)]}}}")
+      }
+    }
+    writer.respond(id: id, result: "[" + actions.joined(separator: ",") + "]")
+  }
+
+  /// One edit from `old` to `new`: what lies between their common start and common end (cut at
+  /// whole characters).
+  static func minimalEdit(from old: [UInt8], to new: [UInt8], locator: SourceLocator) -> String? {
+    var prefix = 0
+    while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
+    while prefix > 0 && (old.indices.contains(prefix) && old[prefix] & 0xC0 == 0x80) { prefix -= 1 }
+    var suffix = 0
+    while suffix < old.count - prefix && suffix < new.count - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+    while suffix > 0 && old[old.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
+    guard let text = String(validating: new[prefix..<(new.count - suffix)], as: UTF8.self) else { return nil }
+    return "{\"range\":\(range(locator.position(of: prefix), locator.position(of: old.count - suffix))),\"newText\":\(JSONText.quote(text))}"
+  }
+
+  private func hover(_ id: String, _ message: RPCMessage) {
+    guard let uri = message.string("textDocument", "uri"), let document = current(uri),
+      let line = message.int("position", "line"), let character = message.int("position", "character"),
+      let offset = Self.byteOffset(line: line, character: character, in: document.text)
+    else {
+      writer.respond(id: id, result: "null")
+      return
+    }
+    var parts: [String] = []
+    let rules = document.linter.flatMap { configs?.linters[$0] }
+    for d in document.diagnostics where d.startOffset <= offset && offset <= max(d.endOffset, d.startOffset + 1) {
+      let summary = rules?.activeRules.first { $0.id == d.rule }?.summary ?? ""
+      parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
+    }
+    if case .success(let parsed) = JSONParser.parse(document.text), let node = Self.innermost(parsed, at: offset) {
+      var maker = JSONDocument.PointerMaker(parsed)
+      let pointer = maker.pointer(node)
+      parts.append("JSON Pointer: `\(pointer.isEmpty ? "\"\"" : pointer)`")
+    }
+    guard !parts.isEmpty else {
+      writer.respond(id: id, result: "null")
+      return
+    }
+    writer.respond(id: id, result: "{\"contents\":{\"kind\":\"markdown\",\"value\":\(JSONText.quote(parts.joined(separator: "\n\n---\n\n")))}}")
+  }
+
+  /// The deepest node whose key or value holds `offset`.
+  static func innermost(_ document: JSONDocument, at offset: Int) -> NodeID? {
+    var node = JSONDocument.root
+    guard Int(document[node].start) <= offset && offset <= Int(document[node].end) else { return nil }
+    descend: while true {
+      for child in document.children(node) {
+        let n = document[child]
+        let from = n.keyStart >= 0 ? Int(n.keyStart) : Int(n.start)
+        if from <= offset && offset < Int(n.end) {
+          node = child
+          continue descend
+        }
+      }
+      return node
+    }
+  }
+
+  // MARK: - Positions and URIs
+
+  /// The byte offset of an LSP position (line, UTF-16 character); nil past the end.
+  static func byteOffset(line: Int, character: Int, in text: [UInt8]) -> Int? {
+    guard line >= 0, character >= 0 else { return nil }
+    var i = 0, currentLine = 0
+    while currentLine < line {
+      guard let newline = text[i...].firstIndex(where: { $0 == 10 || $0 == 13 }) else { return nil }
+      i = newline + (text[newline] == 13 && newline + 1 < text.count && text[newline + 1] == 10 ? 2 : 1)
+      currentLine += 1
+    }
+    var units = 0
+    while i < text.count, text[i] != 10, text[i] != 13, units < character {
+      let b = text[i]
+      let length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+      units += length == 4 ? 2 : 1
+      i = min(text.count, i + length)
+    }
+    return i
+  }
+
+  static func byteRange(_ range: NodeID, in document: JSONDocument, of text: [UInt8]) -> (Int, Int)? {
+    func position(_ name: String) -> Int? {
+      guard let p = document.member(range, name), let l = document.member(p, "line"), let c = document.member(p, "character"),
+        let line = Int(document.rawText(l)), let character = Int(document.rawText(c))
+      else { return nil }
+      return byteOffset(line: line, character: character, in: text) ?? text.count
+    }
+    guard let start = position("start"), let end = position("end"), start <= end else { return nil }
+    return (start, end)
+  }
+
+  static func isJSON(_ uri: String) -> Bool {
+    let lower = uri.lowercased()
+    return lower.hasSuffix(".json") || lower.hasPrefix("untitled:")
+  }
+
+  static func isConfig(_ uri: String) -> Bool { uri.hasSuffix("/" + Config.fileName) }
+
+  /// The file path of a `file://` URI (percent-decoded); other schemes are linted as if in the
+  /// working directory, under their last path segment.
+  static func path(of uri: String) -> String {
+    guard uri.hasPrefix("file://") else {
+      let name = uri.split(separator: "/").last.map(String.init) ?? "untitled.json"
+      return name.lowercased().hasSuffix(".json") ? name : name + ".json"
+    }
+    var bytes: [UInt8] = []
+    let raw = Array(uri.utf8.dropFirst(7))
+    var i = 0
+    while i < raw.count {
+      if raw[i] == UInt8(ascii: "%"), i + 2 < raw.count, let value = UInt8(String(decoding: raw[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+        bytes.append(value)
+        i += 3
+      } else {
+        bytes.append(raw[i])
+        i += 1
+      }
+    }
+    var path = String(decoding: bytes, as: UTF8.self)
+    // file://host/path: only the local host is a path here.
+    if !path.hasPrefix("/"), let slash = path.firstIndex(of: "/") { path = String(path[slash...]) }
+    return path
+  }
+
+  private func log(_ text: String) {
+    writer.notify("window/logMessage", "{\"type\":4,\"message\":\(JSONText.quote(text))}")
+  }
+}
+
+/// `fcmlint lsp`.
+struct LanguageServerSettings {
+  static let usage = "fcmlint lsp"
+  static let abstract = "Run the language server (LSP over standard input and output) for editors."
+  static let options: [CLIOption<LanguageServerSettings>] = []
+
+  init(arguments: ArraySlice<String>) throws(UsageError) {
+    try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
+      // Editors often pass --stdio; it is the only transport.
+      if word != "--stdio" { throw UsageError("'lsp' takes no arguments, not '\(word)'") }
+    }
+  }
+
+  func run() throws {
+    let status = LanguageServer().run()
+    if status != 0 { throw StatusError(status: .problems) }
+  }
+}

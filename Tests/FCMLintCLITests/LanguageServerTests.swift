@@ -1,0 +1,197 @@
+import Foundation
+import XCTest
+
+/// `fcmlint lsp`, driven as an editor drives it: the real process over pipes, JSON-RPC with
+/// LSP's Content-Length framing (issue 17).
+final class LanguageServerTests: XCTestCase {
+  /// A running `fcmlint lsp` and its pipes.
+  final class Session {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+    private var nextID = 1
+
+    init(in directory: URL) throws {
+      process.executableURL = try XCTUnwrap(CLITests.executable)
+      process.arguments = ["lsp"]
+      process.currentDirectoryURL = directory
+      process.standardInput = input
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+    }
+
+    func send(_ object: [String: Any]) throws {
+      var message = object
+      message["jsonrpc"] = "2.0"
+      let body = try JSONSerialization.data(withJSONObject: message)
+      input.fileHandleForWriting.write(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    }
+
+    func sendRaw(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
+
+    func notify(_ method: String, _ params: [String: Any]) throws { try send(["method": method, "params": params]) }
+
+    /// Sends a request and returns its response, collecting notifications that come first.
+    @discardableResult
+    func request(_ method: String, _ params: [String: Any] = [:], notifications: inout [[String: Any]]) throws -> [String: Any] {
+      let id = nextID
+      nextID += 1
+      try send(["id": id, "method": method, "params": params])
+      while true {
+        let message = try receive()
+        if message["id"] as? Int == id { return message }
+        notifications.append(message)
+      }
+    }
+
+    func request(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+      var ignored: [[String: Any]] = []
+      return try request(method, params, notifications: &ignored)
+    }
+
+    /// The next message from the server (fails after 20 s).
+    func receive() throws -> [String: Any] {
+      let deadline = Date().addingTimeInterval(20)
+      while true {
+        if let end = buffer.range(of: Data("\r\n\r\n".utf8)) {
+          let header = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+          let length = Int(header.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))!
+          if buffer.count - (end.upperBound - buffer.startIndex) >= length {
+            let body = buffer[end.upperBound..<(end.upperBound + length)]
+            buffer = Data(buffer[(end.upperBound + length)...])
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+          }
+        }
+        guard Date() < deadline else { throw NSError(domain: "lsp", code: 1, userInfo: [NSLocalizedDescriptionKey: "no message within 20 s"]) }
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { throw NSError(domain: "lsp", code: 2, userInfo: [NSLocalizedDescriptionKey: "the server closed its output"]) }
+        buffer += chunk
+      }
+    }
+
+    /// The next publishDiagnostics for `uri`.
+    func diagnostics(for uri: String) throws -> [[String: Any]] {
+      while true {
+        let message = try receive()
+        guard message["method"] as? String == "textDocument/publishDiagnostics", let params = message["params"] as? [String: Any],
+          params["uri"] as? String == uri
+        else { continue }
+        return params["diagnostics"] as? [[String: Any]] ?? []
+      }
+    }
+
+    func close() { try? input.fileHandleForWriting.close() }
+  }
+
+  var root: URL!
+
+  override func setUpWithError() throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("fcmlint-lsp-\(UUID().uuidString)").resolvingSymlinksInPath()
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    addTeardownBlock { [root] in try? FileManager.default.removeItem(at: root!) }
+  }
+
+  func start() throws -> Session {
+    let session = try Session(in: root)
+    let initialized = try session.request("initialize", ["processId": NSNull(), "rootUri": root.absoluteString, "capabilities": [:]])
+    let result = try XCTUnwrap(initialized["result"] as? [String: Any])
+    let capabilities = try XCTUnwrap(result["capabilities"] as? [String: Any])
+    XCTAssertEqual(capabilities["hoverProvider"] as? Bool, true)
+    try session.notify("initialized", [:])
+    return session
+  }
+
+  static let broken = #"{"message": {"topic": "news", "data": {"count": 3}, "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "Hi"}}}}}"#
+
+  func testDiagnosticsFollowTheBufferNotTheFile() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("push/welcome.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": Self.broken]])
+    let first = try session.diagnostics(for: uri)
+    XCTAssertEqual(first.map { $0["code"] as? String }, ["data-string-values", "apns-aps-key"])
+    let data = first[0]
+    XCTAssertEqual(data["severity"] as? Int, 1)
+    XCTAssertEqual(data["source"] as? String, "fcmlint")
+    XCTAssertEqual((data["codeDescription"] as? [String: Any])?["href"] as? String, "https://firebase.google.com/docs/cloud-messaging/error-codes")
+    let range = try XCTUnwrap(data["range"] as? [String: [String: Int]])
+    XCTAssertEqual(range["start"], ["line": 0, "character": 48])
+    // A full-text change, then an incremental one (the count quoted): diagnostics follow.
+    let fixedCount = Self.broken.replacingOccurrences(of: #""count": 3"#, with: #""count": "3""#)
+    try session.notify("textDocument/didChange", [
+      "textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": fixedCount]],
+    ])
+    XCTAssertEqual(try session.diagnostics(for: uri).map { $0["code"] as? String }, ["apns-aps-key"])
+    let column = (fixedCount as NSString).range(of: "mutable_content").location
+    try session.notify("textDocument/didChange", [
+      "textDocument": ["uri": uri, "version": 3],
+      "contentChanges": [["range": ["start": ["line": 0, "character": column], "end": ["line": 0, "character": column + 15]], "text": "mutable-content"]],
+    ])
+    XCTAssertEqual(try session.diagnostics(for: uri).count, 0)
+    // A file that is not an FCM document gets nothing, as from the CLI.
+    let package = root.appendingPathComponent("package.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": package, "languageId": "json", "version": 1, "text": #"{"name": "app", "version": "1.0.0"}"#]])
+    XCTAssertEqual(try session.diagnostics(for: package).count, 0)
+    // Unknown requests get "method not found"; shutdown and exit end it with status 0.
+    let unknown = try session.request("textDocument/definition", ["textDocument": ["uri": uri], "position": ["line": 0, "character": 0]])
+    XCTAssertEqual((unknown["error"] as? [String: Any])?["code"] as? Int, -32601)
+    XCTAssertTrue(try session.request("shutdown").keys.contains("result"))
+    try session.notify("exit", [:])
+    session.process.waitUntilExit()
+    XCTAssertEqual(session.process.terminationStatus, 0)
+  }
+
+  func testQuickFixesAreTheEditsOfFix() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("a.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": Self.broken]])
+    let diagnostics = try session.diagnostics(for: uri)
+    let response = try session.request("textDocument/codeAction", [
+      "textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 200]],
+      "context": ["diagnostics": diagnostics],
+    ])
+    let actions = try XCTUnwrap(response["result"] as? [[String: Any]])
+    XCTAssertEqual(actions.map { $0["kind"] as? String }, ["quickfix", "quickfix", "source.fixAll.fcmlint"])
+    // Applying "fix all" gives exactly what fcmlint --fix writes.
+    let edit = try XCTUnwrap(((actions[2]["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri]?.first)
+    let range = try XCTUnwrap(edit["range"] as? [String: [String: Int]])
+    let text = Self.broken as NSString
+    let start = range["start"]!["character"]!, end = range["end"]!["character"]!
+    let applied = text.replacingCharacters(in: NSRange(location: start, length: end - start), with: edit["newText"] as! String)
+    XCTAssertEqual(applied, #"{"message": {"topic": "news", "data": {"count": "3"}, "apns": {"payload": {"aps": {"mutable-content": 1, "alert": "Hi"}}}}}"#)
+    // Only quick fixes when asked for them.
+    let only = try session.request("textDocument/codeAction", [
+      "textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 48], "end": ["line": 0, "character": 48]],
+      "context": ["diagnostics": [], "only": ["quickfix"]],
+    ])
+    XCTAssertEqual((only["result"] as? [[String: Any]])?.map { $0["title"] as? String }, ["quote the value 3 (data-string-values)"])
+    // Hover on a diagnostic: the rule, its summary and link, and where the cursor is.
+    let hover = try session.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": 48]])
+    let value = try XCTUnwrap(((hover["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)
+    XCTAssertTrue(value.contains("**data-string-values** (error)"), value)
+    XCTAssertTrue(value.contains("JSON Pointer: `/message/data/count`"), value)
+    session.close()
+  }
+
+  func testHostileInputNeverStopsTheServer() throws {
+    let session = try start()
+    // Not JSON, no Content-Length, a binary buffer, a huge one: answers or nothing, never a crash.
+    session.sendRaw(Data("Content-Length: 5\r\n\r\n{nope".utf8))
+    session.sendRaw(Data("X-Nothing: 1\r\n\r\n".utf8))
+    let uri = root.appendingPathComponent("b.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": "\u{0}\u{1}{\"message\": [[[[[["]])
+    XCTAssertEqual(try session.diagnostics(for: uri).first?["code"] as? String, "json-syntax")
+    let big = "{\"message\": {\"topic\": \"t\", \"data\": {" + (0..<4000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + "}}}"
+    try session.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": big]]])
+    XCTAssertEqual(try session.diagnostics(for: uri).filter { $0["code"] as? String == "data-string-values" }.count, 4000)
+    // Requests before initialize are refused; after shutdown, too.
+    let early = try Session(in: root)
+    let refused = try early.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": 0]])
+    XCTAssertEqual((refused["error"] as? [String: Any])?["code"] as? Int, -32002)
+    early.close()
+    early.process.waitUntilExit()
+    XCTAssertEqual(early.process.terminationStatus, 1, "exit without shutdown is status 1")
+    session.close()
+  }
+}
