@@ -87,19 +87,58 @@ public struct Linter: Sendable {
       if options.input == nil, case .other(let reason) = DocumentClassifier.classify(unparsed: bytes) {
         return Outcome(diagnostics: [], skipped: reason)
       }
-      let locator = SourceLocator(bytes: bytes)
-      let end = min(bytes.count, error.offset + characterLength(bytes, at: error.offset))
-      let diagnostics = syntaxDiagnostic(
-        file: file, message: error.message, start: locator.position(of: error.offset), end: locator.position(of: end),
-        startOffset: error.offset, endOffset: end
-      ).map { [$0] } ?? []
-      return Outcome(diagnostics: diagnostics, skipped: nil)
+      return Outcome(diagnostics: recovered(bytes, file: file, first: error), skipped: nil)
     case .success(let document):
       if options.input == nil, case .other(let reason) = DocumentClassifier.classify(document) {
         return Outcome(diagnostics: [], skipped: reason)
       }
       return Outcome(diagnostics: lint(document: document, file: file), skipped: nil)
     }
+  }
+
+  /// The diagnostics of a file that does not parse: every syntax error `SyntaxRecovery` finds
+  /// (each repair a fix: delete a trailing comma or a comment, insert a missing ','), then the
+  /// rules' findings on the tree it could read. Those carry no fixes: they are offered again once
+  /// the syntax is fixed, on the text as it then is.
+  func recovered(_ bytes: [UInt8], file: String, first: JSONSyntaxError) -> [Diagnostic] {
+    let outcome = SyntaxRecovery.recover(bytes, first: first) { parse($0) }
+    let locator = SourceLocator(bytes: bytes, queries: outcome.repairs.count * 2 + 16)
+    var diagnostics: [Diagnostic] = []
+    for repair in outcome.repairs {
+      let error = repair.error
+      let start = min(error.offset, bytes.count)
+      let end = min(bytes.count, start + characterLength(bytes, at: start))
+      guard var diagnostic = syntaxDiagnostic(
+        file: file, message: error.message, start: locator.position(of: start), end: locator.position(of: end),
+        startOffset: start, endOffset: end)
+      else { continue }
+      if let fix = repair.fix {
+        let description: String
+        switch error.kind {
+        case .trailingComma: description = "remove the trailing comma"
+        case .comment: description = "remove the comment"
+        default: description = "insert the missing ','"
+        }
+        var edit = TextEdit(start: fix.start, end: fix.end, replacement: fix.replacement)
+        edit.startPosition = locator.position(of: fix.start)
+        edit.endPosition = locator.position(of: fix.end)
+        diagnostic.fix = Fix(description: description, edits: [edit])
+      }
+      diagnostics.append(diagnostic)
+    }
+    guard let document = outcome.document, syntaxRule != nil else { return diagnostics }
+    if options.input == nil, case .other = DocumentClassifier.classify(document) { return diagnostics }
+    for var d in lint(document: document, file: file)
+    where d.rule != syntaxRule?.id && max(d.endOffset, d.startOffset) <= outcome.readUpTo {
+      // Positions from the file's own text (a blanked comment may have held wide characters).
+      d.startOffset = min(d.startOffset, bytes.count)
+      d.endOffset = min(max(d.endOffset, d.startOffset), bytes.count)
+      d.start = locator.position(of: d.startOffset)
+      d.end = locator.position(of: d.endOffset)
+      d.fix = nil
+      diagnostics.append(d)
+    }
+    return diagnostics.sorted(by: Diagnostic.ordered)
   }
 
   /// Parses a file as `lint(bytes:file:)` reads it: a file with a placeholder opener is read as a

@@ -3,10 +3,25 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
   /// Byte offset of the first offending character (the length of the input for a premature end).
   public var offset: Int
   public var message: String
+  /// What kind of mistake, for `SyntaxRecovery`: the common ones it repairs in place.
+  public var kind: Kind = .other
 
-  public init(offset: Int, message: String) {
+  public enum Kind: Sendable, Equatable {
+    /// A ',' (at `offset`) right before a closing '}' or ']'.
+    case trailingComma
+    /// A `//` or `/*` comment starting at `offset`.
+    case comment
+    /// Two members or elements with no ',' between them; `offset` is the second's start.
+    case missingComma
+    /// A limit (depth, size, string length) or an encoding: nothing past it is read.
+    case fatal
+    case other
+  }
+
+  public init(offset: Int, message: String, kind: Kind = .other) {
     self.offset = offset
     self.message = message
+    self.kind = kind
   }
 }
 
@@ -43,7 +58,7 @@ public struct JSONParser {
     // Offsets are stored as Int32: a larger document could not be described (and is far beyond
     // any limit the command line allows).
     if bytes.count >= Int(Int32.max) {
-      return .failure(JSONSyntaxError(offset: 0, message: "the document is \(bytes.count) bytes; documents of 2 GiB or more are not supported"))
+      return .failure(JSONSyntaxError(offset: 0, message: "the document is \(bytes.count) bytes; documents of 2 GiB or more are not supported", kind: .fatal))
     }
     var parser = JSONParser(bytes: bytes, options: options)
     var failure: JSONSyntaxError? = nil
@@ -168,7 +183,7 @@ public struct JSONParser {
         kind = .number
         try scanNumber(buf, &pos)
         if pos - start > options.maxStringLength {
-          throw JSONSyntaxError(offset: start, message: "a number literal of \(pos - start) bytes is longer than the limit of \(options.maxStringLength) bytes (--max-string-length)")
+          throw JSONSyntaxError(offset: start, message: "a number literal of \(pos - start) bytes is longer than the limit of \(options.maxStringLength) bytes (--max-string-length)", kind: .fatal)
         }
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
@@ -204,7 +219,7 @@ public struct JSONParser {
 
       if opensContainer {
         if stack.count >= options.maxDepth {
-          throw JSONSyntaxError(offset: start, message: "nesting is deeper than \(options.maxDepth) levels (--max-depth)")
+          throw JSONSyntaxError(offset: start, message: "nesting is deeper than \(options.maxDepth) levels (--max-depth)", kind: .fatal)
         }
         stack.append(OpenContainer(node: id, lastChild: -1, isObject: kind == .object))
         skipWhitespace(buf, &pos)
@@ -248,7 +263,7 @@ public struct JSONParser {
           // A block that wraps the last members may leave their comma before the closer.
           if Mode.templates, skipControlTags(buf, &pos, in: top.node, &controlTags), pos < n, buf[pos] == closer { continue }
           if pos < n, buf[pos] == closer {
-            throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'")
+            throw JSONSyntaxError(offset: comma, message: "trailing comma before '\(Character(UnicodeScalar(closer)))'", kind: .trailingComma)
           }
           if top.isObject {
             guard pos < n else { throw endOfInput(stack, pos, expectingValue: false, only: "an object key") }
@@ -260,7 +275,10 @@ public struct JSONParser {
         if isCommentStart(buf, pos) { throw commentError(pos) }
         let what = top.isObject ? "after an object member" : "after an array element"
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
-          throw JSONSyntaxError(offset: pos, message: "missing ',' \(what)")
+          throw JSONSyntaxError(offset: pos, message: "missing ',' \(what)", kind: .missingComma)
+        }
+        if isValueStart(b) {
+          throw JSONSyntaxError(offset: pos, message: "missing ',' \(what), before \(describe(buf, pos))", kind: .missingComma)
         }
         throw JSONSyntaxError(offset: pos, message: "expected ',' or '\(Character(UnicodeScalar(closer)))' \(what), found \(describe(buf, pos))")
       }
@@ -356,7 +374,7 @@ public struct JSONParser {
         i += 1
       }
       if i > limitEnd || (i == limitEnd && i < n && buf[i] != UInt8(ascii: "\"")) {
-        throw JSONSyntaxError(offset: pos, message: "a string longer than the limit of \(options.maxStringLength) bytes (--max-string-length)")
+        throw JSONSyntaxError(offset: pos, message: "a string longer than the limit of \(options.maxStringLength) bytes (--max-string-length)", kind: .fatal)
       }
       guard i < n else {
         throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a string (missing closing '\"')")
@@ -497,7 +515,7 @@ public struct JSONParser {
   }
 
   private func commentError(_ pos: Int) -> JSONSyntaxError {
-    JSONSyntaxError(offset: pos, message: "comments are not allowed in JSON")
+    JSONSyntaxError(offset: pos, message: "comments are not allowed in JSON", kind: .comment)
   }
 
   /// `only` names the one thing that may come next when closing the container is not allowed
@@ -519,7 +537,7 @@ public struct JSONParser {
   private func rejectUTF16(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
     let n = buf.count
     if n >= 2, (buf[0] == 0xFF && buf[1] == 0xFE) || (buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] != 0 && buf[1] == 0 && n % 2 == 0) || (buf[0] == 0 && buf[1] != 0) {
-      throw JSONSyntaxError(offset: 0, message: "the file looks UTF-16 encoded; JSON text must be UTF-8 (RFC 8259 §8.1)")
+      throw JSONSyntaxError(offset: 0, message: "the file looks UTF-16 encoded; JSON text must be UTF-8 (RFC 8259 §8.1)", kind: .fatal)
     }
   }
 
@@ -702,6 +720,11 @@ private enum TemplateJSON: ParseMode { static var templates: Bool { true } }
 }
 
 /// `//` or `/*` at `pos`.
+/// The first byte of a number or a literal.
+private func isValueStart(_ b: UInt8) -> Bool {
+  isDigit(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n")
+}
+
 private func isCommentStart(_ buf: UnsafeBufferPointer<UInt8>, _ pos: Int) -> Bool {
   pos + 1 < buf.count && buf[pos] == UInt8(ascii: "/") && (buf[pos + 1] == UInt8(ascii: "/") || buf[pos + 1] == UInt8(ascii: "*"))
 }

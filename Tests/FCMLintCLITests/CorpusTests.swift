@@ -1,5 +1,6 @@
 import FCMLintCLI
 import FCMLintEngine
+import FCMLintFixes
 import FCMLintFormatters
 import FCMLintRuleTestSupport
 import FCMLintTestSupport
@@ -59,9 +60,37 @@ final class CorpusTests: XCTestCase {
       return XCTFail("sample missing")
     }
     let found = linter.lint(bytes: bytes, file: "send-image-rest.json")
-    XCTAssertEqual(found.count, 1)
-    XCTAssertEqual(found.first?.rule, "json-syntax")
+    XCTAssertEqual(found.map(\.rule), ["json-syntax", "webpush-image-header"])
     XCTAssertEqual(found.first?.message, "trailing comma before '}'")
     XCTAssertEqual(found.first.map { "\($0.start)" }, "5:36")
+  }
+
+  /// Issue 17: a file with a trailing comma and three other mistakes gets all four, and --fix
+  /// repairs the comma (then, on the next pass, what the rules fix).
+  func testATrailingCommaDoesNotHideTheOtherMistakes() throws {
+    let text = """
+      {
+        "message": {
+          "topic": "news",
+          "notification": {"title": "Sale", "image": "https://cdn.example.com/sale.png",},
+          "data": {"count": 3},
+          "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "Sale"}}},
+          "webpush": {"headers": {"image": "https://cdn.example.com/sale.png"}}
+        }
+      }
+
+      """
+    let linter = Linter(rules: builtinRules())
+    let found = linter.lint(bytes: Array(text.utf8), file: "sale.json")
+    XCTAssertEqual(found.map { "\($0.start) \($0.rule)" }, [
+      "4:82 json-syntax", "5:23 data-string-values", "6:33 apns-image-mutable-content", "6:34 apns-aps-key", "7:29 webpush-image-header",
+    ])
+    XCTAssertEqual(found[0].fix?.description, "remove the trailing comma")
+    let fixed = Fixer(linter: linter).fix(bytes: Array(text.utf8), file: "sale.json")
+    let out = String(decoding: fixed.bytes, as: UTF8.self)
+    XCTAssertTrue(out.contains(#""image": "https://cdn.example.com/sale.png"},"#), out)
+    XCTAssertTrue(out.contains(#""count": "3""#) && out.contains(#""mutable-content": 1"#), out)
+    // What is left: the misspelt key, whose rename would now make a duplicate (the set won).
+    XCTAssertEqual(fixed.diagnostics.map(\.rule), ["apns-aps-key"], out)
   }
 }

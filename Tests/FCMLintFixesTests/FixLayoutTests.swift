@@ -44,7 +44,8 @@ final class FixLayoutTests: XCTestCase {
   func testEveryFixKeepsEveryLayout() throws {
     let rules = try repositoryRules(resources: builtinRules().resources)
     var checked = 0
-    for rule in rules.rules {
+    // The syntax rule's examples are not JSON: its fixes are what make them JSON.
+    for rule in rules.rules where !rule.reportsSyntax {
       for example in rule.examples.invalid {
         guard let fixed = example.fixed else { continue }
         guard case .success(let before) = JSONParser.parse(Array(example.json.utf8)),

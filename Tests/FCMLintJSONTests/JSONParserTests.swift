@@ -219,7 +219,7 @@ final class JSONParserTests: XCTestCase {
       Reject("key without a value", #"{"a"}"#, 4, "expected ':' after the object key, found '}'"),
       Reject("equals sign instead of a colon", #"{"a"=1}"#, 4, "expected ':' after the object key, found '='"),
       Reject("missing comma between members", #"{"a":1 "b":2}"#, 7, "missing ',' after an object member"),
-      Reject("missing comma between numbers", "[1 2]", 3, "expected ',' or ']' after an array element, found '2'"),
+      Reject("missing comma between numbers", "[1 2]", 3, "missing ',' after an array element, before '2'"),
       Reject("missing comma between strings", #"["a" "b"]"#, 5, "missing ',' after an array element"),
       Reject("missing comma between arrays", "[[] []]", 4, "missing ',' after an array element"),
       Reject("colon in an array", "[1:2]", 2, "expected ',' or ']' after an array element, found ':'"),
