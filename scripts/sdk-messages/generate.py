@@ -29,6 +29,12 @@ ALLOWED = {
     ('go', 'notification-message'): ['image-extension-android'],
     ('go', 'android-notification-message'): ['image-extension-android'],
     ('go', 'apns-alert-string'): ['image-extension'],
+    # Java's ttl of 30 days: the lifespan page says "The value must be a duration from 0 to
+    # 2,419,200 seconds (28 days)"; the Java SDK checks only that it is not negative.
+    ('java', 'android-message-with-notification'): ['android-ttl'],
+    # Java's apns.fcm_options.image without "mutable-content": 1: iOS never runs the service
+    # extension, so the image silently does not show (the round-one contract keeps this an error).
+    ('java', 'image-in-apns-notification'): ['apns-image-mutable-content'],
 }
 
 
@@ -275,6 +281,9 @@ case('java', 'light-settings-invalid-color',
      dict(TT, android={'notification': {'light_settings': {'color': '#01020K', 'light_on_duration': '1.002s', 'light_off_duration': '1.003s'}}}),
      ['android-light-settings', 'field-type'], J + ':954 testInvalidColorInAndroidNotificationLightSettings', 'Color must be in the form #RRGGBB or #RRGGBBAA')
 
+VALID += [('java', f[:-5], J + ' (the maps given to assertJsonEquals in the tests that build a message)')
+          for f in sorted(os.listdir(os.path.join(FIX, 'java', 'valid')))]
+
 # ---------------------------------------------------------------- write
 
 
@@ -316,7 +325,8 @@ Sources (firebase/firebase-admin-node, -go, -java at the snapshot the fetch tool
 validation", and the "Options validation" validMessages, whose `expectedReq` (else `req`) is the
 wire form, extracted by evaluating the array literal); Go `messaging/messaging_test.go`
 (`validMessages[].want`, converted from Go map literals, and `invalidMessages[].req`); Java
-`MessageTest.java` (the builders that must throw). The Python SDK's expected messages were run by
+`MessageTest.java` (the builders that must throw, and the maps given to `assertJsonEquals`, read
+by a small evaluator of the ImmutableMap/ImmutableList expressions). The Python SDK's expected messages were run by
 the previous round (see the README's SDK section) and are not repeated here.
 
 Wire form: snake_case keys as the REST API takes them; an SDK's millisecond durations become
@@ -330,10 +340,12 @@ the Java builders that need an `aps` (`ApnsConfig.builder().build()`: `"apns": {
 message); multicast and dry-run argument checks (not part of the message).
 
 `allow:` on a valid file: Go's `Condition: "test-condition"` is not a condition (FCM answers
-"Invalid condition expression provided."), and Go's image `http://image.jpg` has a host name
+"Invalid condition expression provided."); Go's image `http://image.jpg` has a host name
 ending in a file extension, which issue 15 keeps an error (`image-extension-android`,
-`image-extension`): the SDK passes these placeholders on unchecked, FCM or the device fails on
-them.
+`image-extension`); Java's android ttl of 30 days is over the documented 28-day maximum
+(`android-ttl`); Java's APNs image without `"mutable-content": 1` never shows
+(`apns-image-mutable-content`). The SDKs pass these values on unchecked; FCM or the device fails
+on them.
 
 | file | rules meant for it | SDK test | SDK error |
 |---|---|---|---|
