@@ -18,6 +18,7 @@ class RawJSON(str):
 
 CASES = []   # (sdk, name, message, rules, source, error)
 VALID = []   # (sdk, name, source)
+PY_VALID = []   # (name, wire message, source): written by main()
 
 # Errors fcmlint keeps on messages an SDK's tests encode as valid, each because FCM or the device
 # fails on the value although the SDK passes it on unchecked (see Tests/Fixtures/sdk/README.md).
@@ -35,6 +36,9 @@ ALLOWED = {
     # Java's apns.fcm_options.image without "mutable-content": 1: iOS never runs the service
     # extension, so the image silently does not show (the round-one contract keeps this an error).
     ('java', 'image-in-apns-notification'): ['apns-image-mutable-content'],
+    # Python's placeholder condition "value", and an APNs image without mutable-content, as above.
+    ('python', 'empty-message-0-4'): ['condition-syntax'],
+    ('python', 'fcm-options-0-4'): ['apns-image-mutable-content'],
 }
 
 
@@ -284,6 +288,86 @@ case('java', 'light-settings-invalid-color',
 VALID += [('java', f[:-5], J + ' (the maps given to assertJsonEquals in the tests that build a message)')
           for f in sorted(os.listdir(os.path.join(FIX, 'java', 'valid')))]
 
+# ---------------------------------------------------------------- Python
+# scripts/sdk-messages/python_sdk.py ran the encoder tests of firebase-admin-python's
+# tests/test_messaging.py and wrote python-sdk-messages.json: each message in wire form (invalid
+# values kept as written) and what the SDK's own encoder said. The rules meant for each test:
+PY_RULES = {
+    'test_invalid_target_message': ['target-exactly-one'],
+    'test_invalid_token': ['field-type', 'target-exactly-one'],
+    'test_invalid_fid': ['field-type', 'target-exactly-one'],
+    'test_invalid_topic': ['field-type', 'topic-name', 'target-exactly-one'],
+    'test_invalid_condition': ['field-type', 'condition-syntax', 'target-exactly-one'],
+    'test_malformed_topic_name': ['topic-name'],
+    'test_invalid_data_message': ['field-type', 'data-string-values'],
+    'TestAndroidConfigEncoder.test_invalid_data': ['field-type', 'data-string-values'],
+    'TestWebpushConfigEncoder.test_invalid_data': ['field-type', 'data-string-values'],
+    'TestWebpushConfigEncoder.test_invalid_headers': ['field-type', 'webpush-header-value'],
+    'TestAPNSConfigEncoder.test_invalid_headers': ['field-type', 'apns-header-value'],
+    'TestAndroidConfigEncoder.test_invalid_priority': ['field-type', 'enum-value'],
+    'test_invalid_ttl': ['android-ttl'],
+    'TestAndroidNotificationEncoder.test_invalid_color': ['field-type', 'android-color'],
+    'TestAndroidNotificationEncoder.test_invalid_priority': ['field-type', 'enum-value'],
+    'test_invalid_visibility': ['field-type', 'enum-value'],
+    'test_invalid_proxy': ['field-type', 'enum-value'],
+    'test_invalid_vibrate_timings_millis': ['field-type', 'empty-value'],
+    'test_negative_vibrate_timings_millis': ['android-negative-value'],
+    'test_no_body_loc_key': ['android-loc-args'],
+    'test_no_title_loc_key': ['android-loc-args', 'apns-alert-loc-args'],
+    'test_no_loc_key': ['apns-alert-loc-args'],
+    'TestLightSettingsEncoder': ['android-light-settings', 'field-type', 'android-negative-value'],
+    'TestApsAlertEncoder': ['apns-alert-value', 'apns-aps-value'],
+    'TestApsAlertEncoder.test_invalid_launch_image': ['apns-alert-launch-image'],
+    'TestApsEncoder': ['apns-aps-value', 'apns-critical-sound', 'empty-value', 'apns-aps-custom-key'],
+    'TestApsEncoder.test_multiple_field_specifications': ['json-duplicate-key'],
+    'TestWebpushNotificationEncoder.test_multiple_field_specifications': ['json-duplicate-key'],
+    'TestApsSoundEncoder': ['apns-aps-value', 'apns-critical-sound'],
+    'TestFcmOptionEncoder': ['analytics-label'],
+    'TestWebpushFCMOptionsEncoder': ['field-type', 'webpush-link-https'],
+    'TestWebpushNotificationEncoder': ['webpush-notification-value', 'webpush-notification-action', 'field-type'],
+}
+# Rejected by the SDK, but their wire form is a valid message: not fixtures (README.md says why).
+PY_OBJECT_TESTS = {'test_invalid_apns', 'test_invalid_payload', 'test_invalid_android', 'test_invalid_android_notification',
+                   'test_invalid_notification', 'test_invalid_webpush', 'test_invalid_webpush_notification', 'test_invalid_aps',
+                   'test_invalid_alert', 'test_invalid_color', 'test_invalid_light_settings'}
+
+
+def py_skip(r):
+    params = r['params']
+    if params.endswith(": {}}") and r['test'] in PY_OBJECT_TESTS:
+        return '{} is a valid empty object on the wire (the SDK wants an instance of its class)'
+    if params.endswith(": ()}") and re.search(r'loc_args|actions', r['test']):
+        return 'a tuple becomes [], a valid empty list on the wire (the SDK wants a list)'
+    if re.search(r'priority|visibility|proxy', r['test']) and re.search(r": [01]}$", params):
+        return "an integer for an enum field is the enum value's number, which proto3 JSON accepts"
+    return None
+
+
+def py_rules(r):
+    for key in (r['cls'] + '.' + r['test'], r['test'], r['cls']):
+        if key in PY_RULES:
+            return PY_RULES[key]
+    return ['field-type']
+
+
+PY_SKIPPED = []
+_py = json.load(open(os.path.join(ROOT, 'scripts', 'sdk-messages', 'python-sdk-messages.json')))
+_count = {}
+for r in _py:
+    base = re.sub(r'^test-', '', slug(r['test'].replace('_', '-'))) + '-%d' % r['index']
+    _count[base] = _count.get(base, 0) + 1
+    name = base + ('' if _count[base] == 1 else '-%d' % _count[base])
+    source = 'python/tests/test_messaging.py:%d %s.%s %s' % (r['line'], r['cls'], r['test'], r['params'] if r['params'] != '{}' else '')
+    if r['valid']:
+        PY_VALID.append((name, r['encoded'], source.rstrip()))
+        continue
+    reason = r.get('nowire') or py_skip(r)
+    if reason:
+        PY_SKIPPED.append((source, r['error'], reason))
+        continue
+    text = json.dumps({'message': r['wire']}, indent=2).replace('\\u0000"', '"')
+    case('python', name, RawJSON(text), py_rules(r), source.rstrip(), r['error'])
+
 # ---------------------------------------------------------------- write
 
 
@@ -303,6 +387,14 @@ def main():
         with open(os.path.join(FIX, sdk, 'invalid', name + '.json'), 'w') as out:
             out.write(message + '\n' if isinstance(message, RawJSON) else json.dumps({'message': message}, indent=2) + '\n')
         rows.append('\t'.join([sdk + '/invalid/' + name + '.json', ','.join(rules), source, error]))
+    d = os.path.join(FIX, 'python', 'valid')
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    for name, message, source in PY_VALID:
+        with open(os.path.join(d, name + '.json'), 'w') as out:
+            out.write(json.dumps({'message': message}, indent=2) + '\n')
+        VALID.append(('python', name, source))
     for sdk, name, source in VALID:
         allowed = ALLOWED.get((sdk, name))
         rows.append('\t'.join([sdk + '/valid/' + name + '.json', 'allow:' + ','.join(allowed) if allowed else '-', source, '-']))
@@ -347,6 +439,14 @@ ending in a file extension, which issue 15 keeps an error (`image-extension-andr
 (`apns-image-mutable-content`). The SDKs pass these values on unchecked; FCM or the device fails
 on them.
 
+Python: `scripts/sdk-messages/python_sdk.py WORK_TREE scripts/sdk-messages/python-sdk-messages.json`
+runs the encoder test classes of firebase-admin-python's `tests/test_messaging.py` (commit
+b40e738, a work tree made with `git archive`) with a recording `check_encoding`: each message is
+converted to its wire form by a walk of the SDK's message objects (invalid values kept as
+written), and the SDK's own encoder says whether it rejects it; a valid message's fixture is the
+encoder's own output. The Python messages the SDK rejects but whose wire form is a valid message,
+or which have none, are listed at the end.
+
 | file | rules meant for it | SDK test | SDK error |
 |---|---|---|---|
 '''
@@ -359,6 +459,9 @@ def write_readme(rows):
             f, rules, source, error = row.split('\t')
             cell = lambda text: text.replace('|', '\\|')
             out.write('| `%s` | %s | %s | %s |\n' % (f, cell(rules), cell(source), cell(error) if error != '-' else 'valid'))
+        out.write('\n## Python: rejected by the SDK, no fixture\n\n| SDK test | SDK error | why no fixture |\n|---|---|---|\n')
+        for source, error, reason in PY_SKIPPED:
+            out.write('| %s | %s | %s |\n' % (cell(source), cell(error), cell(reason)))
 
 
 if __name__ == '__main__':
