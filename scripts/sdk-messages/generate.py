@@ -37,8 +37,8 @@ ALLOWED = {
     # extension, so the image silently does not show (the round-one contract keeps this an error).
     ('java', 'image-in-apns-notification'): ['apns-image-mutable-content'],
     # Python's placeholder condition "value", and an APNs image without mutable-content, as above.
-    ('python', 'empty-message-0-4'): ['condition-syntax'],
-    ('python', 'fcm-options-0-4'): ['apns-image-mutable-content'],
+    ('python', 'message--empty-message-0-4'): ['condition-syntax'],
+    ('python', 'fcm-option--fcm-options-0-2'): ['apns-image-mutable-content'],
 }
 
 
@@ -354,7 +354,8 @@ PY_SKIPPED = []
 _py = json.load(open(os.path.join(ROOT, 'scripts', 'sdk-messages', 'python-sdk-messages.json')))
 _count = {}
 for r in _py:
-    base = re.sub(r'^test-', '', slug(r['test'].replace('_', '-'))) + '-%d' % r['index']
+    area = re.sub(r'([a-z0-9])([A-Z])', r'\1-\2', r['cls'][4:-7]).lower().replace('apns', 'apns-').replace('fcmoptions', 'fcm-options')
+    base = area.strip('-') + '--' + re.sub(r'^test-', '', slug(r['test'].replace('_', '-'))) + '-%d' % r['index']
     _count[base] = _count.get(base, 0) + 1
     name = base + ('' if _count[base] == 1 else '-%d' % _count[base])
     source = 'python/tests/test_messaging.py:%d %s.%s %s' % (r['line'], r['cls'], r['test'], r['params'] if r['params'] != '{}' else '')
