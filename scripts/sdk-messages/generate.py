@@ -2,8 +2,9 @@
 """Writes Tests/Fixtures/sdk/<sdk>/invalid/*.json and Tests/Fixtures/sdk/manifest.tsv from the
 Firebase Admin SDKs' own unit-test messages, hand-transcribed below into the REST (HTTP v1) wire
 form. Each case names the rule(s) meant to report it, the SDK test it comes from and the SDK's
-error text. The valid messages (Tests/Fixtures/sdk/<sdk>/valid/) were taken from the SDKs' expected
-requests and are listed in VALID below. Run from the repository root: python3 scripts/sdk-messages/generate.py
+error text. The valid messages (Tests/Fixtures/sdk/<sdk>/valid/) are the SDKs' expected requests,
+written by valid_node.js, valid_go.py and valid_java.py (Python's come from python_sdk.py, below),
+and are listed in VALID. Run from the repository root: python3 scripts/sdk-messages/generate.py
 Stdlib only. The SDK sources: firebase-admin-node test/unit/messaging/messaging.spec.ts,
 firebase-admin-go messaging/messaging_test.go, firebase-admin-java
 src/test/java/com/google/firebase/messaging/MessageTest.java."""
@@ -416,10 +417,12 @@ must get a warning or an error from one of the rules listed for it, and no messa
 Sources (firebase/firebase-admin-node 5a203f67, -go eebb06f, -java 074d5c56, -python b40e738):
 Node `test/unit/messaging/messaging.spec.ts` (send() target tests, "Payload
 validation", and the "Options validation" validMessages, whose `expectedReq` (else `req`) is the
-wire form, extracted by evaluating the array literal); Go `messaging/messaging_test.go`
-(`validMessages[].want`, converted from Go map literals, and `invalidMessages[].req`); Java
-`MessageTest.java` (the builders that must throw, and the maps given to `assertJsonEquals`, read
-by a small evaluator of the ImmutableMap/ImmutableList expressions). The Python SDK's expected messages were run by
+wire form: `scripts/sdk-messages/valid_node.js` evaluates the array literal); Go
+`messaging/messaging_test.go` (`validMessages[].want`, converted from Go map literals by
+`valid_go.py`, and `invalidMessages[].req`); Java `MessageTest.java` (the builders that must
+throw, and the maps given to `assertJsonEquals`, read by `valid_java.py`, a small evaluator of the
+ImmutableMap/ImmutableList expressions). The invalid Node, Go and Java messages are transcribed in
+`generate.py`. The Python SDK's expected messages were run by
 the previous round (see the README's SDK section) and are not repeated here.
 
 Wire form: snake_case keys as the REST API takes them; an SDK's millisecond durations become
