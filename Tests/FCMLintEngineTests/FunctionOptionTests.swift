@@ -1,9 +1,10 @@
 @testable import FCMLintEngine
 @testable import FCMLintJSON
+import LinearRegex
 import XCTest
 
-/// Options added for the second rule pack: `url`'s `missingExtension` and `exactlyOne`'s
-/// `nullIsAbsent`.
+/// Options added for the second rule pack: `url`'s `missingExtension`, `exactlyOne`'s
+/// `nullIsAbsent` and `topicCondition`'s `doubleQuotes`.
 final class FunctionOptionTests: XCTestCase {
   private func found(_ function: some RuleFunction, _ text: String, at node: NodeID = 0) throws -> [Finding] {
     let document = try JSONParser.parse(Array(text.utf8)).get()
@@ -52,5 +53,24 @@ final class FunctionOptionTests: XCTestCase {
     XCTAssertEqual(try found(exactlyOne(true), #"{"token": null}"#).first?.values["present"], "")
     XCTAssertEqual(try found(exactlyOne(true), #"{"token": "", "topic": "news"}"#).count, 1)
     XCTAssertTrue(try found(exactlyOne(true), #"{"token": "abc"}"#).isEmpty)
+  }
+
+  func testDoubleQuotesParsesADoubleQuotedTopicName() throws {
+    func condition(_ doubleQuotes: Bool?) throws -> TopicCondition {
+      var options: [String: OptionValue] = [
+        "maxTopics": .number(5),
+        "topicPattern": .pattern(CompiledPattern(regex: try LinearRegex("^[A-Za-z0-9_.~%\\-]{1,900}$"), source: "")),
+      ]
+      if let doubleQuotes { options["doubleQuotes"] = .bool(doubleQuotes) }
+      return TopicCondition(options: FunctionOptions(options))
+    }
+    let strict = try condition(nil), lenient = try condition(true)
+    XCTAssertEqual(try found(strict, #""\"foo\" in topics""#).count, 1)
+    XCTAssertTrue(try found(lenient, #""\"foo\" in topics""#).isEmpty)
+    XCTAssertTrue(try found(lenient, #""'a' in topics && (\"b\" in topics || 'c' in topics)""#).isEmpty)
+    // The closing quote must match the opening one, and the name is still checked.
+    XCTAssertEqual(try found(lenient, #""\"foo' in topics""#).first?.values["column"], "1")
+    XCTAssertEqual(try found(lenient, #""\"a b\" in topics""#).count, 1)
+    XCTAssertTrue(try found(strict, #""'foo' in topics""#).isEmpty)
   }
 }

@@ -9,13 +9,16 @@ struct TopicCondition: RuleFunction {
   static let options = [
     OptionSpec("maxTopics", .integer, required: true, "the most topics a condition may name"),
     OptionSpec("topicPattern", .pattern, required: true, "the pattern every topic name must match"),
+    OptionSpec("doubleQuotes", .bool, "accept a topic name in double quotes (\"news\" in topics) like one in single quotes (default false: reported)"),
   ]
   static let placeholders = ["column"]
 
   let maxTopics: Int
   let topicPattern: CompiledPattern
+  let doubleQuotes: Bool
 
   init(options: FunctionOptions) {
+    doubleQuotes = options.bool("doubleQuotes") ?? false
     maxTopics = Int(options.number("maxTopics")!)
     topicPattern = options.pattern("topicPattern")!
   }
@@ -27,7 +30,7 @@ struct TopicCondition: RuleFunction {
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, let text = context.document.string(id) else { return [] }
-    var parser = Parser(text: Array(text.utf8), topicPattern: topicPattern)
+    var parser = Parser(text: Array(text.utf8), topicPattern: topicPattern, doubleQuotes: doubleQuotes)
     do {
       try parser.parse()
       if parser.topics.count > maxTopics {
@@ -53,13 +56,15 @@ struct TopicCondition: RuleFunction {
   struct Parser {
     let text: [UInt8]
     let topicPattern: CompiledPattern
+    var doubleQuotes = false
     var pos = 0
     var topics: [String] = []
     var depth = 0
 
-    init(text: [UInt8], topicPattern: CompiledPattern) {
+    init(text: [UInt8], topicPattern: CompiledPattern, doubleQuotes: Bool = false) {
       self.text = text
       self.topicPattern = topicPattern
+      self.doubleQuotes = doubleQuotes
     }
 
     mutating func parse() throws(SyntaxError) {
@@ -108,6 +113,8 @@ struct TopicCondition: RuleFunction {
         depth -= 1
       case UInt8(ascii: "'"):
         try atom()
+      case UInt8(ascii: "\"") where doubleQuotes:
+        try atom()
       case UInt8(ascii: "\""):
         throw SyntaxError(offset: pos, message: "topic names go in single quotes ('news' in topics), not double quotes")
       case UInt8(ascii: "!"):
@@ -119,9 +126,10 @@ struct TopicCondition: RuleFunction {
 
     mutating func atom() throws(SyntaxError) {
       let open = pos
+      let quote = text[pos]
       pos += 1
       let start = pos
-      while pos < text.count, text[pos] != UInt8(ascii: "'") { pos += 1 }
+      while pos < text.count, text[pos] != quote { pos += 1 }
       guard pos < text.count else { throw SyntaxError(offset: open, message: "the topic name's closing quote is missing") }
       let name = String(decoding: text[start..<pos], as: UTF8.self)
       pos += 1
