@@ -171,6 +171,10 @@ final class LanguageServerTests: XCTestCase {
     let value = try XCTUnwrap(((hover["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)
     XCTAssertTrue(value.contains("**data-string-values** (error)"), value)
     XCTAssertTrue(value.contains("JSON Pointer: `/message/data/count`"), value)
+    // Hover on a field: what the FCM v1 schema says it is.
+    let topic = try session.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": 15]])
+    let field = try XCTUnwrap(((topic["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)
+    XCTAssertTrue(field.hasPrefix("`topic` in FCM's `Message`: a string"), field)
     session.close()
   }
 

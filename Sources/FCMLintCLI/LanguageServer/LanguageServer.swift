@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintFormatters
@@ -36,6 +37,8 @@ final class LanguageServer {
   private var documents: [String: Document] = [:]
   private var configs: Configurations? = nil
   private var configError: String? = nil
+  /// The FCM v1 schema, for hover on field names and values.
+  private lazy var schema: Schema? = (try? RuleSet.loadSchemas(BuiltinRules.schemas))?.schemas.values.first
 
   /// Serves until `exit` or the end of input; the process's exit status.
   func run() -> Int32 {
@@ -298,6 +301,7 @@ final class LanguageServer {
       parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
     }
     if case .success(let parsed) = JSONParser.parse(document.text), let node = Self.innermost(parsed, at: offset) {
+      if let schema, let field = Self.fieldDescription(parsed, node, schema: schema) { parts.append(field) }
       var maker = JSONDocument.PointerMaker(parsed)
       let pointer = maker.pointer(node)
       parts.append("JSON Pointer: `\(pointer.isEmpty ? "\"\"" : pointer)`")
@@ -307,6 +311,49 @@ final class LanguageServer {
       return
     }
     writer.respond(id: id, result: "{\"contents\":{\"kind\":\"markdown\",\"value\":\(JSONText.quote(parts.joined(separator: "\n\n---\n\n")))}}")
+  }
+
+  /// What the FCM v1 schema says of the field `node` is (or is in): its name in both spellings,
+  /// its type, the values of an enum, and the message type it belongs to.
+  static func fieldDescription(_ document: JSONDocument, _ node: NodeID, schema: Schema) -> String? {
+    var keys: [String?] = []
+    var current = node
+    while document[current].parent >= 0 {
+      keys.append(document.key(current))
+      current = document[current].parent
+    }
+    keys = document.mount.map { Optional($0) } + keys.reversed()
+    var type = schema.types[schema.root]
+    var field: Schema.Field? = nil
+    var owner = ""
+    for key in keys {
+      guard let key else { continue }  // an array element: the repeated field's own type
+      guard let message = type, let index = message.byName[key] else { return nil }
+      field = message.fields[index]
+      owner = message.name
+      type = field?.refType
+      if field?.kind != .message { type = nil }
+      if key != keys.last ?? nil, type == nil { return nil }  // inside a map or a free-form value
+    }
+    guard let field else { return nil }
+    var kind: String
+    switch field.kind {
+    case .enumeration: kind = "one of " + field.values.map { "`\($0)`" }.joined(separator: ", ")
+    case .message: kind = "an object (`\(field.ref ?? "")`)"
+    case .duration: kind = "a Duration: seconds with an `s`, such as `\"3600s\"`"
+    case .timestamp: kind = "a timestamp in RFC 3339, such as `\"2026-11-26T12:00:00Z\"`"
+    case .map: kind = "an object of string values"
+    case .struct: kind = "any JSON object"
+    case .int64: kind = "an integer (may be written as a string)"
+    case .int32: kind = "an integer"
+    case .float: kind = "a number"
+    case .bool: kind = "`true` or `false`"
+    case .string: kind = "a string"
+    case .any: kind = "any JSON value"
+    }
+    if field.repeated { kind = "a list, each " + kind }
+    let names = field.json == field.proto ? "`\(field.json)`" : "`\(field.proto)` (or `\(field.json)`)"
+    return "\(names) in FCM's `\(owner)`: \(kind)\(field.deprecated ? " (deprecated)" : "")"
   }
 
   /// The deepest node whose key or value holds `offset`.
