@@ -29,7 +29,7 @@ echo "wheel test: pip-installed $(basename "$wheel") lints the corpus as expecte
 # The GitHub Action (action.yml) and the documented workflow, against GitHub's schemas
 # (SchemaStore's, bundled with check-jsonschema), then the action's steps run as a runner would,
 # with the wheel just built standing in for PyPI's.
-python3 -m pip install --quiet --disable-pip-version-check check-jsonschema pyyaml >/dev/null 2>python3 -m pip install --quiet --disable-pip-version-check check-jsonschema >/dev/null 2>&1 || true1 || true
+python3 -m pip install --quiet --disable-pip-version-check check-jsonschema pyyaml >/dev/null 2>&1 || true
 if command -v check-jsonschema >/dev/null 2>&1; then
   check-jsonschema --builtin-schema vendor.github-actions action.yml
   check-jsonschema --builtin-schema vendor.github-workflows docs/examples/github-workflow.yml
