@@ -50,6 +50,20 @@ public enum Fuzz {
 
   public static let linter = Linter(rules: rules)
 
+  /// How many syntax errors the built-in pack reports in `bytes` (the parser keeps going after
+  /// the first, see `SyntaxRecovery`).
+  public static func syntaxErrors(_ bytes: [UInt8]) -> Int {
+    linter.lint(bytes: bytes, file: "fuzz.json").filter { $0.rule == "json-syntax" }.count
+  }
+
+  /// A file that did not parse may change only by the syntax fixes (a trailing comma or a
+  /// comment removed, a missing ',' inserted): it then parses, or has fewer syntax errors.
+  public static func checkSyntaxFixes(before: [UInt8], after: [UInt8]) {
+    guard (try? linter.parse(after).get()) == nil else { return }
+    let was = syntaxErrors(before), now = syntaxErrors(after)
+    check(now < was, "fixing an unparseable file left \(now) syntax errors, from \(was)")
+  }
+
   /// A failed invariant: print it and abort, so libFuzzer records the input as a crash.
   public static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
     if !condition() {
