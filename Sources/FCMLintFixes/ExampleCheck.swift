@@ -5,22 +5,9 @@ import FCMLintEngine
 /// alone must give that text and change nothing more when run again. Used by `fcmlint test` on
 /// a user's rules and by the test suite on the built-in pack.
 public enum ExampleCheck {
-  public struct Failure: Sendable, Equatable, CustomStringConvertible {
-    /// The rule file, and where the example is in it.
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-
-    public init(file: String, line: Int, column: Int, message: String) {
-      self.file = file
-      self.line = line
-      self.column = column
-      self.message = message
-    }
-
-    public var description: String { "\(file):\(line):\(column): \(message)" }
-  }
+  /// An example that does not behave as written, at its place in the rule file (the position
+  /// type rule and config files already use).
+  public typealias Failure = ConfigurationError
 
   /// How many examples `rule` has.
   public static func count(_ rule: Rule) -> Int { rule.examples.valid.count + rule.examples.invalid.count }
@@ -31,7 +18,7 @@ public enum ExampleCheck {
     do {
       try only.add(rule)
     } catch {
-      return [Failure(file: rule.source, line: error.line, column: error.column, message: error.message)]
+      return [error]
     }
     var failures: [Failure] = []
     func fail(_ example: Rule.Example, _ message: String) {
