@@ -33,13 +33,16 @@ final class Configurations {
   private var folderLinter: [String: Int] = [:]
   private var lastFolder: (folder: String, linter: Int)? = nil
 
-  /// `loaded` and `linter` are the working directory's config, already read, and its linter
-  /// (made from `base`, without overrides): the run reads the built-in pack once.
-  init(sources: RuleSources, base: @escaping (Config) throws -> (options: Linter.Options, maxFileSize: Int), loaded entry: Loaded, linter: Linter, maxFileSize: Int) throws {
+  /// `loaded` is the working directory's config, already read (the run reads the built-in pack
+  /// once); its linter, made from `base` without overrides, is `linters[0]`.
+  init(sources: RuleSources, base: @escaping (Config) throws -> (options: Linter.Options, maxFileSize: Int), loaded entry: Loaded) throws {
     self.sources = sources
     self.base = base
     let path = try configPath(forFolder: FileSystem.currentDirectory())
     loaded[path] = entry
+    let (options, maxFileSize) = try base(entry.config)
+    let linter = Linter(rules: entry.ruleSet, severities: entry.config.severities, options: options)
+    ProcessLifetime.keep(linter)
     linters = [linter]
     maxFileSizes = [maxFileSize]
     suppressions = [entry.config.suppressions]

@@ -166,6 +166,25 @@ extension LintSettings {
     return limits
   }
 
+  /// The options of the linter for the files `config` governs, and the largest file they may
+  /// be: what the command line sets (input kind, fragments, limits) over the config's.
+  func linterOptions(for config: Config, variables: TemplateVariables?) throws -> (options: Linter.Options, maxFileSize: Int) {
+    let limits: Limits
+    do {
+      limits = try self.limits(over: config.limits)
+    } catch {
+      throw UsageError(error.message)
+    }
+    var options = Linter.Options()
+    options.input = input.flatMap(InputKind.init(rawValue:))
+    options.fragment = fragment || config.fragment
+    options.maxDepth = limits.maxDepth
+    options.maxStringLength = limits.maxStringLength
+    options.placeholders = config.placeholders
+    options.variables = variables
+    return (options, limits.maxFileSize)
+  }
+
   /// Which diagnostics the reports show.
   var shown: ReportWriter.Shown {
     if fixOnly { return .none(hiddenBy: "--fix-only") }
@@ -180,35 +199,16 @@ extension LintSettings {
 
   private func runSettled() throws {
     let (ruleSet, config) = try ruleSources.loadOrReport()
-    let limits = try self.limits(over: config.limits)  // checked by validate()
     let variables = try vars.map(Self.readVariables)
     // What the command line sets, over each file's config.
     let commandLine = self
-    // Each file's limits: the command line's over its config's (and overrides').
-    func options(_ config: Config) throws -> (options: Linter.Options, maxFileSize: Int) {
-      let limits: Limits
-      do {
-        limits = try commandLine.limits(over: config.limits)
-      } catch {
-        throw UsageError(error.message)
-      }
-      var options = Linter.Options()
-      options.input = commandLine.input.flatMap(InputKind.init(rawValue:))
-      options.fragment = commandLine.fragment || config.fragment
-      options.maxDepth = limits.maxDepth
-      options.maxStringLength = limits.maxStringLength
-      options.placeholders = config.placeholders
-      options.variables = variables
-      return (options, limits.maxFileSize)
-    }
-    let linter = Linter(rules: ruleSet, severities: config.severities, options: try options(config).options)
-    ProcessLifetime.keep(linter)
-
-    if ndjson { return try runNDJSON(linter, limits) }
-    let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
     let configs = try Configurations(
-      sources: ruleSources, base: options, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter,
-      maxFileSize: limits.maxFileSize)
+      sources: ruleSources, base: { try commandLine.linterOptions(for: $0, variables: variables) },
+      loaded: Configurations.Loaded(ruleSet: ruleSet, config: config))
+    let linter = configs.linters[0]
+
+    if ndjson { return try runNDJSON(linter, maxLine: configs.maxFileSizes[0]) }
+    let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
 
     // Inputs, in command-line order; folders expand to their sorted *.json files.
     var inputs: [Input] = []
@@ -341,8 +341,8 @@ extension LintSettings {
   }
 
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
-  func runNDJSON(_ linter: Linter, _ limits: Limits) throws {
-    let streamer = NDJSONLinter(linter: linter, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: limits.maxFileSize)
+  func runNDJSON(_ linter: Linter, maxLine: Int) throws {
+    let streamer = NDJSONLinter(linter: linter, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: maxLine)
     var formatter = reports[0].format.formatter(color: reports[0].format == .text && Console.wantsColor)
     if var text = formatter as? TextFormatter {
       // Streams are linted, not fixed, and count documents.

@@ -36,6 +36,8 @@ final class LanguageServer {
   }
   private var documents: [String: Document] = [:]
   private var configs: Configurations? = nil
+  /// The config's `suppress:` entries, as the command line applies them (no baseline here).
+  private let waivers = Waivers(baseline: nil, recording: nil)
   private var configError: String? = nil
   /// The FCM v1 schema, for hover on field names and values.
   private lazy var schema: Schema? = (try? RuleSet.loadSchemas(BuiltinRules.schemas))?.schemas.values.first
@@ -141,18 +143,11 @@ final class LanguageServer {
     do {
       let sources = RuleSources()
       let (ruleSet, config) = try sources.load()
-      let base: (Config) throws -> (options: Linter.Options, maxFileSize: Int) = { config in
-        var options = Linter.Options()
-        options.fragment = config.fragment
-        options.maxDepth = config.limits.maxDepth
-        options.maxStringLength = config.limits.maxStringLength
-        options.placeholders = config.placeholders
-        return (options, config.limits.maxFileSize)
-      }
-      let (options, size) = try base(config)
-      let linter = Linter(rules: ruleSet, severities: config.severities, options: options)
+      // As `fcmlint` with no options lints a file.
+      let settings = LintSettings()
       configs = try Configurations(
-        sources: sources, base: base, loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), linter: linter, maxFileSize: size)
+        sources: sources, base: { try settings.linterOptions(for: $0, variables: nil) },
+        loaded: Configurations.Loaded(ruleSet: ruleSet, config: config))
       configError = nil
     } catch let error as ConfigurationError {
       report(config: "\(error)")
@@ -199,14 +194,7 @@ final class LanguageServer {
       document.diagnostics = []
     } else {
       let outcome = linter.check(bytes: document.text, file: path)
-      var diagnostics = outcome.diagnostics
-      let suppressions = configs.suppressions[index]
-      if !suppressions.isEmpty {
-        let absolute = Path.absolute(path)
-        let applicable = suppressions.filter { $0.appliesTo(absolute) }
-        diagnostics = diagnostics.filter { d in !applicable.contains { $0.covers(d) } }
-      }
-      document.diagnostics = diagnostics
+      document.diagnostics = waivers.apply(outcome.diagnostics, file: path, suppressions: configs.suppressions[index])
     }
     publish(uri, document.diagnostics, version: document.version)
   }
