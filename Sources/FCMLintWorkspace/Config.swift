@@ -135,6 +135,7 @@ public struct Config: Sendable {
     guard !overrides.isEmpty else { return settings }
     let absolute = Path.absolute(path)
     var patterns = placeholderPatterns, extra = extraPlaceholders, limitValues = self.limitValues
+    var placeholdersChanged = false, limitsChanged = false
     for (index, override) in overrides.enumerated() where override.matches(absolute) {
       settings.overrides.append(index)
       settings.severities.merge(override.severities) { $1 }
@@ -146,11 +147,14 @@ public struct Config: Sendable {
       } else {
         extra += override.extraPlaceholders
       }
+      placeholdersChanged = placeholdersChanged || override.placeholderPatterns != nil || !override.extraPlaceholders.isEmpty
       limitValues.merge(override.limitValues) { $1 }
+      limitsChanged = limitsChanged || !override.limitValues.isEmpty
     }
-    // Every pattern and value was checked when the config was read.
-    settings.placeholders = (try? Self.placeholderSyntax(patterns, extra)) ?? placeholders
-    settings.limits = (try? Self.limits(limitValues)) ?? limits
+    // Compiled only when an override changes them (this runs for every file of a walk); every
+    // pattern and value was checked when the config was read.
+    if placeholdersChanged { settings.placeholders = (try? Self.placeholderSyntax(patterns, extra)) ?? placeholders }
+    if limitsChanged { settings.limits = (try? Self.limits(limitValues)) ?? limits }
     return settings
   }
 
