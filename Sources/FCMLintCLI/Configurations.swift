@@ -32,6 +32,23 @@ final class Configurations {
   /// of 20,000 files looks its config up once, not once per file).
   private var folderLinter: [String: Int] = [:]
   private var lastFolder: (folder: String, linter: Int)? = nil
+  /// A folder as a walk or the command line names it → its config, and its absolute path.
+  private var folderConfig: [String: Loaded] = [:]
+  private var absoluteFolder: [String: String] = [:]
+
+  /// `file` made absolute, its folder's part worked out once per folder.
+  private func absolutePath(of file: String) -> String {
+    let folder = Path.directory(of: file)
+    let base: String
+    if let known = absoluteFolder[folder] {
+      base = known
+    } else {
+      base = Path.absolute(folder)
+      absoluteFolder[folder] = base
+    }
+    let name = file.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(file[file.utf8.index(after: $0)...]) } ?? file
+    return name == "." || name == ".." ? Path.absolute(file) : (base == "/" ? "/" + name : base + "/" + name)
+  }
 
   /// `loaded` is the working directory's config, already read (the run reads the built-in pack
   /// once); its linter, made from `base` without overrides, is `linters[0]`.
@@ -51,6 +68,14 @@ final class Configurations {
 
   /// The config that governs files in `folder`.
   func config(forFolder folder: String) throws -> Loaded {
+    // A walk asks once per file; a folder as it names it is looked up once.
+    if let known = folderConfig[folder] { return known }
+    let entry = try configUncached(forFolder: folder)
+    folderConfig[folder] = entry
+    return entry
+  }
+
+  private func configUncached(forFolder folder: String) throws -> Loaded {
     var path = try configPath(forFolder: Path.absolute(folder))
     if path.isEmpty { path = try configPath(forFolder: FileSystem.currentDirectory()) }
     if let known = loaded[path] { return known }
@@ -87,7 +112,7 @@ final class Configurations {
   }
 
   private func linter(_ entry: Loaded, file: String) throws -> Int {
-    let settings = entry.config.settings(for: file)
+    let settings = entry.config.settings(for: file, absolute: absolutePath(of: file))
     let key = (entry.config.file ?? "") + "\u{0}" + settings.overrides.map(String.init).joined(separator: ",")
     if let index = linterIndex[key] { return index }
     var effective = entry.config

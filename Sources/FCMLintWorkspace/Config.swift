@@ -74,9 +74,10 @@ public struct Config: Sendable {
 
   /// One entry of `overrides:`.
   public struct Override: Sendable {
-    /// Gitignore-style patterns relative to `base`, the folder of the config that wrote them.
+    /// Gitignore-style patterns relative to `base`, the folder of the config that wrote them
+    /// (absolute: matched against every file of a walk).
     public var files: [Glob]
-    public var base: String = "."
+    public var base: String = "/"
     public var severities: [String: Severity?] = [:]
     var severityPositions: [String: (file: String, line: Int, column: Int)] = [:]
     public var input: InputKind? = nil
@@ -86,7 +87,7 @@ public struct Config: Sendable {
     var limitValues: [Limits.Setting: String] = [:]
 
     func matches(_ absolutePath: String) -> Bool {
-      IgnoreList(base: Path.absolute(base), globs: files).excludes(absolutePath, isDirectory: false)
+      IgnoreList(base: base, globs: files).excludes(absolutePath, isDirectory: false)
     }
   }
 
@@ -94,6 +95,7 @@ public struct Config: Sendable {
   /// the files the globs match (every file the config governs when there are none).
   public struct Suppression: Sendable {
     public var files: [Glob]
+    /// The folder of the config that wrote it, absolute.
     public var base: String
     public var rule: String
     public var pointer: String?
@@ -104,8 +106,8 @@ public struct Config: Sendable {
     public var column: Int
 
     public func appliesTo(_ absolutePath: String) -> Bool {
-      files.isEmpty ? IgnoreList.relative(absolutePath, to: Path.absolute(base)) != nil || Path.absolute(base) == "/"
-        : IgnoreList(base: Path.absolute(base), globs: files).excludes(absolutePath, isDirectory: false)
+      files.isEmpty ? IgnoreList.relative(absolutePath, to: base) != nil || base == "/"
+        : IgnoreList(base: base, globs: files).excludes(absolutePath, isDirectory: false)
     }
 
     public func covers(_ diagnostic: Diagnostic) -> Bool {
@@ -129,11 +131,13 @@ public struct Config: Sendable {
     public var overrides: [Int]
   }
 
-  public func settings(for path: String) -> FileSettings {
+  /// `absolute`: when the caller knows the file's absolute path already (a walk does, folder by
+  /// folder), it is not worked out again.
+  public func settings(for path: String, absolute known: String? = nil) -> FileSettings {
     var settings = FileSettings(
       severities: severities, input: nil, fragment: fragment, placeholders: placeholders, limits: limits, overrides: [])
     guard !overrides.isEmpty else { return settings }
-    let absolute = Path.absolute(path)
+    let absolute = known ?? Path.absolute(path)
     var patterns = placeholderPatterns, extra = extraPlaceholders, limitValues = self.limitValues
     var placeholdersChanged = false, limitsChanged = false
     for (index, override) in overrides.enumerated() where override.matches(absolute) {
@@ -300,9 +304,9 @@ public struct Config: Sendable {
       case "rules":
         (config.severities, config.severityPositions) = try loadSeverities(value)
       case "overrides":
-        for item in try value.sequence(what: "'overrides'") { config.overrides.append(try loadOverride(item, base: config.baseDirectory)) }
+        for item in try value.sequence(what: "'overrides'") { config.overrides.append(try loadOverride(item, base: Path.absolute(config.baseDirectory))) }
       case "suppress":
-        for item in try value.sequence(what: "'suppress'") { config.suppressions.append(try loadSuppression(item, base: config.baseDirectory)) }
+        for item in try value.sequence(what: "'suppress'") { config.suppressions.append(try loadSuppression(item, base: Path.absolute(config.baseDirectory))) }
       case "rule-directories":
         for item in value.oneOrMany(what: key) {
           let directory = Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory"))
