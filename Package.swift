@@ -43,7 +43,8 @@ let metadataAccessors: [SwiftSetting] = []
 
 // The pipeline, one module per stage, each knowing only the stages to its left:
 // bytes → FCMLintJSON (tree with positions) → FCMLintEngine (YAML rules, paths, functions →
-// diagnostics; no file system) → FCMLintFormatters / FCMLintFixes → FCMLintWorkspace (files,
+// diagnostics; no file system) → FCMLintFormatters / FCMLintFixes → FCMLintDocs (samples in
+// documentation, linted and fixed in place) → FCMLintWorkspace (files,
 // folders, config discovery, globs, limits, safe writes) → FCMLintCLI → fcmlint.
 // Each module has its own test target, which depends only on it and the modules to its left, so
 // the build refuses a test (or a module) that reaches across the layers.
@@ -57,7 +58,8 @@ let package = Package(
     .library(
       name: "FCMLint",
       targets: [
-        "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules",
+        "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace",
+        "FCMLintBuiltinRules",
       ]),
   ],
   // No package dependencies: YAML comes from the system libyaml, and the command line is read
@@ -79,6 +81,8 @@ let package = Package(
     .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
     // Everything that touches the file system: reading and walking files, the config file and
     // its discovery, ignore globs, limits, user rule folders, safe writes.
+    // Samples inside documentation (Markdown, HTML, plain text, Node.js literals), linted as files.
+    .target(name: "FCMLintDocs", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes"], swiftSettings: metadataAccessors),
     .target(name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "CExtendedAttributes"], swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
@@ -92,7 +96,7 @@ let package = Package(
     .target(
       name: "FCMLintCLI",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace", "FCMLintBuiltinRules",
       ],
       swiftSettings: metadataAccessors
     ),
@@ -118,6 +122,9 @@ let package = Package(
       plugins: ["RuleExampleTests"]),
     .plugin(name: "RuleExampleTests", capability: .buildTool(), dependencies: ["rule-example-tests"]),
     .executableTarget(name: "rule-example-tests", dependencies: ["FCMLintWorkspace"], path: "Tests/RuleExampleGenerator"),
+    .testTarget(
+      name: "FCMLintDocsTests",
+      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintBuiltinRules", "FCMLintTestSupport", "FCMLintRuleTestSupport"]),
     .testTarget(
       name: "FCMLintWorkspaceTests",
       dependencies: [
