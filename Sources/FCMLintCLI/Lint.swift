@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Dispatch
+import FCMLintDocs
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintFormatters
@@ -35,6 +36,10 @@ extension LintSettings {
       "--no-respect-gitignore", "Walk folders without reading .gitignore files (the default folders, such as node_modules, stay skipped)."
     ) { $0.respectGitignore = false },
     .value("--stdin-filename", "<name>", "The file name to show for standard input.") { $0.stdinFilename = $1 },
+    .flag(
+      "--docs",
+      "Lint the message samples in documentation: folder walks include .md, .markdown, .mdx, .html and .htm pages, and a named file that is not .json is read as a page (plain text too). Pages named on the command line are read as pages without it."
+    ) { $0.docs = true },
     .value("--jobs", "<n>", "Files linted at once (default: one per core).") { s, v throws(UsageError) in
       s.jobs = try integer(v, for: "--jobs")
     },
@@ -53,7 +58,7 @@ extension LintSettings {
     .flag("--ndjson", "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.") { $0.ndjson = true },
     .value(
       "--input", "<kind>",
-      "What the files hold: request ({\"message\": ...}), message (a bare Message) or apns (a bare APNs payload). By default decided per file, and files that are none of these (package.json, tsconfig.json...) are skipped; with --input every file is linted as that kind."
+      "What the files hold: request ({\"message\": ...}), message (a bare Message), apns (a bare APNs payload), apns-config (an ApnsConfig alone) or aps (an aps dictionary alone; these two are read as fragments). By default decided per file, and files that are none of these (package.json, tsconfig.json...) are skipped; with --input every file is linted as that kind."
     ) { $0.input = $1 },
     .flag(
       "--fragment", "The files are message fragments: the sender adds the target (token, topic, condition) at send time, so none is fine; two are still an error."
@@ -104,6 +109,7 @@ struct LintSettings: Equatable {
   var ndjson = false
   var input: String? = nil
   var fragment = false
+  var docs = false
   var vars: String? = nil
   var maxDepth: Int? = nil
   var maxFileSize: String? = nil
@@ -224,7 +230,10 @@ extension LintSettings {
       case .directory:
         let rootConfig = try configs.config(forFolder: path).config
         let filter = WalkFilter(root: path, config: rootConfig.ignoreLists, respectGitignore: respectGitignore && rootConfig.respectGitignore)
-        var (files, errors) = FileSystem.files(under: path, enter: filter.enters, include: Self.isJSONFileName)
+        let pages = docs || rootConfig.docs
+        var (files, errors) = FileSystem.files(under: path, enter: filter.enters) { name in
+          Self.isJSONFileName(name) || (pages && DocumentFormat.of(fileName: name) != nil)
+        }
         if filter.hasPatterns { files = files.filter(filter.includes) }
         inputs += files.map { .file($0) }
         ioErrors += errors
@@ -258,14 +267,20 @@ extension LintSettings {
       inputs[a].name == inputs[b].name ? a < b : inputs[a].name.utf8.lexicographicallyPrecedes(inputs[b].name.utf8)
     }
     let linted = order.map { inputs[$0] }
-    // Each file's linter, from its own config (standard input: as if in the working directory).
+    // Each file's linter, from its own config (standard input: as if in the working directory),
+    // and whether it is a documentation page.
     var linterOf: [Int] = []
+    var formatOf: [DocumentFormat?] = []
     linterOf.reserveCapacity(linted.count)
+    formatOf.reserveCapacity(linted.count)
     for input in linted {
+      let path: String
       switch input {
-      case .file(let path): linterOf.append(try configs.linter(forFile: path))
-      case .standardInput: linterOf.append(try configs.linter(forFile: stdinFilename ?? "-"))
+      case .file(let file): path = file
+      case .standardInput: path = stdinFilename ?? "-"
       }
+      linterOf.append(try configs.linter(forFile: path))
+      formatOf.append(try documentFormat(of: input, configs: configs))
     }
     let linters = configs.linters
     // The rules a report lists: every file's, each once.
@@ -275,12 +290,12 @@ extension LintSettings {
     let report: ReportWriter
     if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
-      lintAll(linted, linters, linterOf, configs, waivers) { place, result in report.add(result, at: place) }
+      lintAll(linted, linters, linterOf, formatOf, configs, waivers) { place, result in report.add(result, at: place) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
       // was a third of the memory a run over 20,000 files needed.
       let results = Slots<Result>(count: linted.count, initial: Result())
-      lintAll(linted, linters, linterOf, configs, waivers) { place, result in results[place] = result }
+      lintAll(linted, linters, linterOf, formatOf, configs, waivers) { place, result in results[place] = result }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) {
         // Standard input is echoed even when it was not linted (ignored, or not an FCM
@@ -495,14 +510,14 @@ extension LintSettings {
   /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
   /// are over when this returns.
   func lintAll(
-    _ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ configs: Configurations, _ waivers: Waivers,
+    _ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ formatOf: [DocumentFormat?], _ configs: Configurations, _ waivers: Waivers,
     take: @escaping @Sendable (Int, Result) -> Void
   ) {
     let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
     let sizes = configs.maxFileSizes, suppressions = configs.suppressions
     let one: @Sendable (Int) -> Result = { i in
       let linter = linterOf[i]
-      let result = lintOne(inputs[i], linters[linter], maxFileSize: sizes[linter])
+      let result = lintOne(inputs[i], linters[linter], format: formatOf[i], maxFileSize: sizes[linter])
       return result.read ? result.waiving(waivers, file: inputs[i].name, suppressions: suppressions[linter]) : result
     }
     if jobs <= 1 {
@@ -518,7 +533,24 @@ extension LintSettings {
     }
   }
 
-  func lintOne(_ input: Input, _ linter: Linter, maxFileSize: Int) -> Result {
+  /// How a file is read: nil for JSON; a page's format for a documentation page (by its name, or
+  /// any file not named .json with `--docs` or the config's `docs:`).
+  func documentFormat(of input: Input, configs: Configurations) throws -> DocumentFormat? {
+    let name: String
+    switch input {
+    case .file(let path): name = path
+    case .standardInput: 
+      guard let stdinFilename else { return docs ? .text : nil }
+      name = stdinFilename
+    }
+    if Self.isJSONFileName(name) { return nil }
+    if let format = DocumentFormat.of(fileName: name) { return format }
+    if docs { return .text }
+    if case .file(let path) = input, try configs.config(forFile: path).config.docs { return .text }
+    return nil
+  }
+
+  func lintOne(_ input: Input, _ linter: Linter, format: DocumentFormat? = nil, maxFileSize: Int) -> Result {
     let name: String
     let read: Swift.Result<[UInt8], FileSystem.IOError>
     switch input {
@@ -536,6 +568,7 @@ extension LintSettings {
     // What --fix echoes for standard input that is not linted: the bytes as they came.
     let unchanged = fix ? bytes : nil
     if case .standardInput(_, ignored: true) = input { return Result(read: false, fixedBytes: unchanged) }
+    if let format { return lintPage(input, bytes, name: name, format: format, DocumentLinter(linter: linter)) }
     let checked = linter.check(bytes: bytes, file: name)
     if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
     guard fix || fixDryRun else { return Result(diagnostics: checked.diagnostics) }
@@ -548,6 +581,32 @@ extension LintSettings {
     } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
       // Not written: report what the file still holds.
       result = Result(diagnostics: linter.lint(bytes: bytes, file: name), error: FileSystem.IOError(path: failure.path, message: failure.message))
+    }
+    return result
+  }
+}
+
+extension LintSettings {
+  /// A documentation page: its samples linted, or fixed in place.
+  func lintPage(_ input: Input, _ bytes: [UInt8], name: String, format: DocumentFormat, _ linter: DocumentLinter) -> Result {
+    let unchanged = fix ? bytes : nil
+    guard fix || fixDryRun else {
+      let checked = linter.check(bytes: bytes, file: name, format: format)
+      if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
+      return Result(diagnostics: checked.diagnostics)
+    }
+    let outcome = linter.fix(bytes: bytes, file: name, format: format)
+    if outcome.fixed == 0, let reason = linter.check(bytes: bytes, file: name, format: format).skipped {
+      return Result(read: false, fixedBytes: unchanged, skipped: reason)
+    }
+    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes, refused: outcome.refused)
+    guard outcome.bytes != bytes else { return result }
+    if fixDryRun {
+      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
+    } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
+      result = Result(
+        diagnostics: linter.check(bytes: bytes, file: name, format: format).diagnostics,
+        error: FileSystem.IOError(path: failure.path, message: failure.message))
     }
     return result
   }

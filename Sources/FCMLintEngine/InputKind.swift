@@ -9,14 +9,25 @@ public enum InputKind: String, Sendable, CaseIterable {
   case message
   /// A bare APNs payload: `{"aps": {...}, ...}`, as Apple-side payload files are written.
   case apns
+  /// An ApnsConfig alone: `{"headers": {...}, "payload": {...}}`, as documentation shows the
+  /// `apns` part of a message. Never decided by the classifier: `--input` or a docs sample.
+  case apnsConfig = "apns-config"
+  /// An `aps` dictionary alone: `{"alert": {...}, "badge": 1}`. Never decided by the classifier.
+  case aps
 
   var mount: [String] {
     switch self {
     case .request: return []
     case .message: return ["message"]
     case .apns: return ["message", "apns", "payload"]
+    case .apnsConfig: return ["message", "apns"]
+    case .aps: return ["message", "apns", "payload", "aps"]
     }
   }
+
+  /// Whether a document of this kind is a part of a message by definition, so the sender adds
+  /// the target (read as `--fragment`).
+  public var isPart: Bool { self == .apnsConfig || self == .aps }
 }
 
 /// Decides, before linting, whether a JSON file is an FCM document at all, and which kind.

@@ -26,7 +26,16 @@ public struct Linter: Sendable {
   /// Every active rule, the syntax rule included, in id order.
   public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
   private let syntaxRule: Rule?
-  public let options: Options
+  public private(set) var options: Options
+
+  /// This linter, reading its documents as `input` (nil: decided per document), as fragments or not.
+  /// The rules stay compiled once: documentation samples of several kinds share them.
+  public func reading(_ input: InputKind?, fragment: Bool) -> Linter {
+    var linter = self
+    linter.options.input = input
+    linter.options.fragment = fragment
+    return linter
+  }
 
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
@@ -189,8 +198,10 @@ public struct Linter: Sendable {
     // share work on this document (the schema rules' walk); it never leaves this call.
     let templated = document.templates != nil
     let scratch = templated ? templateScratch(document) : LintScratch()
-    scratch.isFragment = options.fragment
-    var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: options.fragment, scratch: scratch)
+    // A part of a message (an `aps` dictionary alone) is a fragment whatever the options say.
+    let fragment = options.fragment || options.input?.isPart == true
+    scratch.isFragment = fragment
+    var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: fragment, scratch: scratch)
     // A rule's slots are numbered together, so its nodes are consecutive in `order`.
     var k = 0
     while k < order.count {

@@ -17,6 +17,7 @@ import FCMLintJSON
 /// overrides:
 ///   - files: ["fragments/**"]
 ///     fragment: true
+/// docs: true                     # folder walks lint the samples in Markdown and HTML pages too
 /// suppress:
 ///   - {files: ["legacy/*.json"], rule: image-extension, pointer: /message/apns/fcm_options/image, reason: "CDN adds the type"}
 /// ```
@@ -27,7 +28,7 @@ public struct Config: Sendable {
   /// The keys a config may have.
   public static let keys = [
     "root", "extends", "rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits", "placeholders",
-    "extend-placeholders", "overrides", "suppress",
+    "extend-placeholders", "overrides", "suppress", "docs",
   ]
 
   /// Where the config was read from, or nil for the defaults.
@@ -44,6 +45,14 @@ public struct Config: Sendable {
   public var ignoreLists: [IgnoreList] = []
   var respectGitignoreSetting: Bool? = nil
   var fragmentSetting: Bool? = nil
+  var docsSetting: Bool? = nil
+  /// Whether folder walks include documentation pages (`.md`, `.markdown`, `.mdx`, `.html`,
+  /// `.htm`) and lint their message samples (`docs:`, `--docs`; default false, so a repository's
+  /// README is not linted by surprise).
+  public var docs: Bool {
+    get { docsSetting ?? false }
+    set { docsSetting = newValue }
+  }
   /// Whether folder walks read `.gitignore` files (`respect-gitignore:`, default true).
   public var respectGitignore: Bool {
     get { respectGitignoreSetting ?? true }
@@ -324,6 +333,8 @@ public struct Config: Sendable {
         config.respectGitignoreSetting = try value.bool(what: key)
       case "fragment":
         config.fragmentSetting = try value.bool(what: key)
+      case "docs":
+        config.docsSetting = try value.bool(what: key)
       case "placeholders":
         config.placeholderPatterns = try loadPlaceholders(value, what: key)
       case "extend-placeholders":
@@ -360,6 +371,7 @@ public struct Config: Sendable {
     out.ignoreLists = base.ignoreLists + ignoreLists
     out.respectGitignoreSetting = respectGitignoreSetting ?? base.respectGitignoreSetting
     out.fragmentSetting = fragmentSetting ?? base.fragmentSetting
+    out.docsSetting = docsSetting ?? base.docsSetting
     out.limitValues = base.limitValues.merging(limitValues) { $1 }
     if placeholderPatterns == nil {
       out.placeholderPatterns = base.placeholderPatterns

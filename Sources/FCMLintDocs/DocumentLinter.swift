@@ -1,0 +1,196 @@
+import FCMLintEngine
+import FCMLintFixes
+import FCMLintJSON
+
+/// Lints and fixes the message samples of a documentation page: each sample is read as a file
+/// would be (kind, fragments, templates, syntax recovery), and every diagnostic and fix is moved
+/// to the page's own bytes, lines and columns.
+public struct DocumentLinter: Sendable {
+  public let linter: Linter
+
+  public init(linter: Linter) { self.linter = linter }
+
+  /// The rule of the info diagnostic at an elision.
+  public static let elidedSampleRule = "elided-sample"
+
+  public struct Outcome: Sendable {
+    public var diagnostics: [Diagnostic]
+    /// Samples that were FCM documents and linted.
+    public var samples: Int
+    /// Why the page was not linted: none of its samples is an FCM document.
+    public var skipped: String?
+  }
+
+  public func check(bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
+    let samples = SampleFinder.samples(in: bytes, format: format)
+    var diagnostics: [Diagnostic] = []
+    var linted = 0
+    let locator = SourceLocator(bytes: bytes, queries: 64)
+    for sample in samples where !sample.disabled {
+      guard let found = lint(sample, file: file) else { continue }
+      linted += 1
+      diagnostics += found.map { place($0, of: sample, locator: locator) }
+      if let elision = sample.elision {
+        let offset = sample.text.origin(of: elision)
+        let position = locator.position(of: offset)
+        diagnostics.append(Diagnostic(
+          file: file, rule: Self.elidedSampleRule, severity: .info,
+          message: "elided sample: not checked past here", pointer: "", start: position, end: position,
+          startOffset: offset, endOffset: offset, docs: Self.elisionDocs))
+      }
+    }
+    guard linted > 0 else {
+      let blocks = samples.count
+      let reason = blocks == 0 ? "it holds no message samples" : "none of its \(blocks) code \(blocks == 1 ? "sample is" : "samples are") an FCM document"
+      return Outcome(diagnostics: [], samples: 0, skipped: reason)
+    }
+    return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil)
+  }
+
+  /// What an elision's info diagnostic links to. fcmlint has no page of its own on the web; ESLint's
+  /// Markdown processor is the practice this follows (code blocks linted as files, markers
+  /// skipping those wrong on purpose), and says why.
+  static let elisionDocs = "https://github.com/eslint/markdown/blob/main/docs/processors/markdown.md"
+
+  /// The diagnostics of one sample, against its text; nil when it is not an FCM document.
+  func lint(_ sample: DocumentSample, file: String) -> [Diagnostic]? {
+    let bytes = sample.elision.map { Array(sample.text.bytes[..<$0]) } ?? sample.text.bytes
+    guard let reader = linter(for: sample, bytes: bytes) else { return nil }
+    let outcome = reader.check(bytes: bytes, file: file)
+    if outcome.skipped != nil { return nil }
+    guard let cut = sample.elision else { return outcome.diagnostics }
+    // Past an elision nothing is known: what an open object lacks may be in the part left out,
+    // and the end of the text is not the end of the sample.
+    let syntax = linter.activeRules.first(where: \.reportsSyntax)?.id
+    return outcome.diagnostics.filter { d in d.rule == syntax ? d.startOffset < cut : d.endOffset < cut }
+  }
+
+  /// The linter that reads the sample as what it is: a send request as configured; a bare
+  /// Message, an APNs payload, an ApnsConfig or an `aps` dictionary alone as a fragment (the
+  /// page shows a part of a message); nil when it is none of these.
+  func linter(for sample: DocumentSample, bytes: [UInt8]) -> Linter? {
+    if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true) : linter }
+    let verdict: DocumentClassifier.Verdict
+    switch linter.parse(bytes) {
+    case .success(let document): verdict = DocumentClassifier.classify(document)
+    case .failure: verdict = DocumentClassifier.classify(unparsed: bytes)
+    }
+    switch verdict {
+    case .fcm(.request) where !sample.wrapped: return linter
+    case .fcm(let kind): return linter.reading(kind, fragment: true)
+    case .other:
+      guard let keys = TopLevelKeys.scan(bytes), let part = Self.part(keys) else { return nil }
+      return linter.reading(part, fragment: true)
+    }
+  }
+
+  /// The part of a message a sample's top-level keys make, when the classifier finds none.
+  static func part(_ keys: [String]) -> InputKind? {
+    guard !keys.isEmpty else { return nil }
+    if keys.allSatisfy(apnsConfigKeys.contains), keys.contains("payload") || keys.contains("headers") { return .apnsConfig }
+    if keys.allSatisfy(apsKeys.contains), keys.contains(where: apsDistinctiveKeys.contains) { return .aps }
+    return nil
+  }
+
+  static let apnsConfigKeys: Set<String> = ["headers", "payload", "fcm_options", "fcmOptions", "live_activity_token", "liveActivityToken"]
+  static let apsKeys: Set<String> = [
+    "alert", "badge", "sound", "content-available", "mutable-content", "category", "thread-id", "target-content-id",
+    "interruption-level", "relevance-score", "filter-criteria", "stale-date", "content-state", "timestamp", "event",
+    "dismissal-date", "attributes-type", "attributes", "input-push-token", "input-push-channel",
+  ]
+  static let apsDistinctiveKeys: Set<String> = ["alert", "badge", "sound", "content-available", "mutable-content", "thread-id", "interruption-level"]
+
+  /// A sample's diagnostic at the page's own place; its fix too, when the sample's text is the
+  /// page's (a Node.js literal's JSON is not; an elided sample is not fixed).
+  func place(_ diagnostic: Diagnostic, of sample: DocumentSample, locator: SourceLocator) -> Diagnostic {
+    var d = diagnostic
+    let text = sample.text
+    d.startOffset = text.origin(of: d.startOffset)
+    d.endOffset = max(d.startOffset, text.origin(of: d.endOffset))
+    d.start = locator.position(of: d.startOffset)
+    d.end = locator.position(of: d.endOffset)
+    if let fix = d.fix {
+      d.fix = documentEdits(fix.edits, of: sample).map { edits in
+        Fix(description: fix.description, edits: edits.map { edit in
+          var edit = edit
+          edit.startPosition = locator.position(of: edit.start)
+          edit.endPosition = locator.position(of: edit.end)
+          return edit
+        })
+      }
+    }
+    return d
+  }
+
+  /// The edits of a sample's text as edits of the page, or nil when they cannot be written there.
+  func documentEdits(_ edits: [TextEdit], of sample: DocumentSample) -> [TextEdit]? {
+    guard sample.language == .json, sample.elision == nil else { return nil }
+    let count = sample.text.bytes.count
+    var placed: [TextEdit] = []
+    for edit in edits {
+      // The braces put around a member alone are not the page's.
+      if sample.wrapped && (edit.start < 1 || edit.end > count - 1) { return nil }
+      var replacement = Array(edit.replacement.utf8)
+      for step in sample.encoding { replacement = step.encode(replacement) }
+      placed.append(TextEdit(start: sample.text.origin(of: edit.start), end: sample.text.origin(of: edit.end), replacement: String(decoding: replacement, as: UTF8.self)))
+    }
+    return placed
+  }
+
+  public struct FixOutcome: Sendable {
+    public var bytes: [UInt8]
+    public var fixed: Int
+    /// What remains, against the fixed page.
+    public var diagnostics: [Diagnostic]
+    public var refused: [String]
+  }
+
+  /// Fixes every sample that can be fixed, editing only its bytes of the page. Each sample is
+  /// fixed as a file would be; its edits are written into the page pass by pass, and kept only
+  /// when the page then holds exactly the fixed sample.
+  public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> FixOutcome {
+    var page = original
+    var fixed = 0
+    var refused: [String] = []
+    var samples = SampleFinder.samples(in: page, format: format)
+    for index in samples.indices {
+      let sample = samples[index]
+      guard !sample.disabled, sample.language == .json, sample.elision == nil, let reader = linter(for: sample, bytes: sample.text.bytes)
+      else { continue }
+      let result = Fixer(linter: reader).fix(bytes: sample.text.bytes, file: file)
+      let line = SourceLocator(bytes: page).position(of: sample.start).line
+      refused += result.refused.map { "sample at line \(line): \($0)" }
+      guard result.fixed > 0, result.bytes != sample.text.bytes else { continue }
+      guard let written = write(result.passes, of: index, into: page, format: format), written.sample == result.bytes else {
+        refused.append("sample at line \(line): its fixes could not be written into the page, which is left as it was")
+        continue
+      }
+      page = written.page
+      fixed += result.fixed
+      samples = SampleFinder.samples(in: page, format: format)
+    }
+    let diagnostics = fixed > 0 ? check(bytes: page, file: file, format: format).diagnostics : check(bytes: original, file: file, format: format).diagnostics
+    return FixOutcome(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
+  }
+
+  /// Replays a sample's fix passes on the page: the page after them and the sample's text as the
+  /// page then holds it, or nil when an edit cannot be placed.
+  func write(_ passes: [[TextEdit]], of index: Int, into page: [UInt8], format: DocumentFormat) -> (page: [UInt8], sample: [UInt8])? {
+    var page = page
+    var samples = SampleFinder.samples(in: page, format: format)
+    for pass in passes {
+      guard index < samples.count, let edits = documentEdits(pass, of: samples[index]) else { return nil }
+      let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+      for (a, b) in zip(sorted, sorted.dropFirst()) where a.end > b.start { return nil }
+      for edit in sorted.reversed() {
+        guard edit.start <= edit.end, edit.end <= page.count else { return nil }
+        page.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
+      }
+      let count = samples.count
+      samples = SampleFinder.samples(in: page, format: format)
+      guard samples.count == count else { return nil }
+    }
+    guard index < samples.count else { return nil }
+    return (page, samples[index].text.bytes)
+  }
+}

@@ -1,0 +1,102 @@
+/// How a document holds its samples.
+public enum DocumentFormat: String, Sendable, CaseIterable {
+  /// Fenced code blocks (and raw `<pre>` / `<code>` blocks).
+  case markdown
+  /// `<pre>` and `<code>` blocks, entities decoded.
+  case html
+  /// A page as text: HTTP requests to `messages:send`, JSON objects at the start of a line,
+  /// Node.js message literals.
+  case text
+
+  /// The format a file name says (`.md`, `.markdown`, `.mdx`, `.html`, `.htm`, in any case), or
+  /// nil for a name that is not a documentation page's.
+  public static func of(fileName name: String) -> DocumentFormat? {
+    guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+    let suffix = String(decoding: name.utf8[name.utf8.index(after: dot)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    switch suffix {
+    case "md", "markdown", "mdx": return .markdown
+    case "html", "htm": return .html
+    default: return nil
+    }
+  }
+}
+
+/// How text a fix writes into a sample is written in the document: each step, innermost first,
+/// turns the sample's text into what the document holds around it.
+public enum SampleEncoding: Sendable, Equatable {
+  /// Lines of the sample begin with these bytes in the document (a block quote's `> `), which
+  /// the sample's text does not have.
+  case linePrefix([UInt8])
+  /// HTML text: `&`, `<` and `>` as entities.
+  case html
+  /// The contents of a JSON string (a page's text kept in a JSON blob): `"`, `\` and control
+  /// characters escaped.
+  case jsonString
+
+  /// `text` as the document writes it.
+  func encode(_ text: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count)
+    switch self {
+    case .linePrefix(let prefix):
+      for byte in text {
+        out.append(byte)
+        if byte == 0x0A { out += prefix }
+      }
+    case .html:
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+        case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+        case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+        default: out.append(byte)
+        }
+      }
+    case .jsonString:
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+        case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+        case 0x0A: out += Array("\\n".utf8)
+        case 0x0D: out += Array("\\r".utf8)
+        case 0x09: out += Array("\\t".utf8)
+        case ..<0x20:
+          let hex = Array("0123456789abcdef".utf8)
+          out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        default: out.append(byte)
+        }
+      }
+    }
+    return out
+  }
+}
+
+/// One sample found in a document: the text to lint, mapped to the document.
+public struct DocumentSample: Sendable {
+  public enum Language: Sendable, Equatable {
+    /// JSON (or JSON with the mistakes documentation makes: comments, trailing commas).
+    case json
+    /// A Node.js message literal, already written out as the JSON the Admin SDK sends: its
+    /// diagnostics point into the literal, and it has no fixes (the JSON is not the page's text).
+    case nodeLiteral
+  }
+
+  public var text: MappedText
+  public var language: Language
+  /// Innermost first: how the document writes what a fix puts into the sample.
+  public var encoding: [SampleEncoding]
+  /// The text is a member (`"apns": {...}`) that the finder put between braces: offsets 0 and
+  /// `text.bytes.count - 1` are those braces, not the page's.
+  public var wrapped = false
+  /// Where in `text` the first elision (`...`, `…`, `// ...`) starts: the sample is checked up to
+  /// there and reported once as elided.
+  public var elision: Int? = nil
+  /// Document offset of the code block the sample is in (of the sample itself in plain text),
+  /// which `fcmlint-disable-next-block` markers refer to.
+  public var blockStart: Int
+  /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
+  public var disabled = false
+
+  /// The start of the sample in the document.
+  public var start: Int { text.origin(of: 0) }
+}

@@ -1,0 +1,132 @@
+/// Fenced code blocks of Markdown (CommonMark): three or more backticks or tildes, at any
+/// indentation and inside block quotes, closed by a fence of the same character at least as long
+/// (or by the end of the page). Raw HTML `<pre>` and `<code>` blocks outside them are read as in
+/// an HTML page.
+enum MarkdownBlocks {
+  /// Info strings whose blocks hold JSON (an HTTP request's body is JSON too).
+  static let jsonLanguages: Set<String> = ["json", "jsonc", "json5", "http", "https", "rest"]
+  /// Info strings of Node.js code, whose message literals are read as the Admin SDK sends them.
+  static let nodeLanguages: Set<String> = ["js", "javascript", "node", "nodejs", "ts", "typescript", "mjs", "cjs", "jsx", "tsx"]
+
+  static func scan(_ view: TextView, into found: inout SampleFinder.Found) {
+    var fences: [Range<Int>] = []
+    var line = 0
+    while line < view.count {
+      let next = view.nextLine(from: line)
+      guard let fence = Fence(view, line: line) else {
+        guard next > line else { break }
+        line = next
+        continue
+      }
+      // The content: every line up to the closing fence, without the block quote markers.
+      var content = MappedText(bytes: [], origins: [view.origin(next)])
+      var contentLine = next
+      var end = view.count
+      while contentLine < view.count {
+        if fence.isClosed(by: view, line: contentLine) {
+          end = view.nextLine(from: contentLine)
+          break
+        }
+        let following = view.nextLine(from: contentLine)
+        let start = fence.quoteDepth > 0 ? Fence.afterQuotes(view, line: contentLine, depth: fence.quoteDepth) : contentLine
+        for i in start..<following { content.append(view[i], from: view.origin(i)) }
+        guard following > contentLine else { break }
+        contentLine = following
+        if content.bytes.count > SampleFinder.longestSample { break }
+      }
+      fences.append(line..<end)
+      let blockStart = view.origin(line)
+      found.blockStarts.append(blockStart)
+      let encoding = (fence.quotePrefix.isEmpty ? [] : [SampleEncoding.linePrefix(fence.quotePrefix)]) + view.encoding
+      let inner = TextView(content, encoding: encoding)
+      let wholeBlock = 0..<inner.count
+      if jsonLanguages.contains(fence.language) {
+        JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
+      } else if fence.language.isEmpty {
+        // No language: JSON, an HTTP request, or code whose message literal is read as Node's.
+        JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
+      } else if nodeLanguages.contains(fence.language) {
+        PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
+      }
+      guard end > line else { break }
+      line = end
+    }
+    HTMLBlocks.scan(view, excluding: fences, into: &found)
+    found.codeRanges += fences.map { view.origin($0.lowerBound)..<view.origin($0.upperBound) }
+  }
+
+  /// An opening fence.
+  struct Fence {
+    var character: UInt8
+    var length: Int
+    var quoteDepth: Int
+    /// The line's bytes up to and including its last `>` and the space after it: what a line of
+    /// the block starts with in the page.
+    var quotePrefix: [UInt8]
+    /// The first word of the info string, in lower case (`{.json}` read as `json`).
+    var language: String
+
+    init?(_ view: TextView, line: Int) {
+      let (depth, start) = Self.prefix(view, line: line)
+      let end = view.lineEnd(from: line)
+      var i = start
+      guard i < end, view[i] == UInt8(ascii: "`") || view[i] == UInt8(ascii: "~") else { return nil }
+      let character = view[i]
+      while i < end, view[i] == character { i += 1 }
+      guard i - start >= 3 else { return nil }
+      self.character = character
+      length = i - start
+      quoteDepth = depth
+      quotePrefix = depth > 0 ? Array(view.bytes[line..<Self.afterQuotes(view, line: line, depth: depth)]) : []
+      let infoStart = view.skipBlanks(from: i, to: end)
+      var infoEnd = infoStart
+      while infoEnd < end, view[infoEnd] != 0x20, view[infoEnd] != 0x09, view[infoEnd] != UInt8(ascii: "{") || infoEnd == infoStart { infoEnd += 1 }
+      // A backtick fence's info string has no backtick (that is inline code).
+      if character == UInt8(ascii: "`"), view.find("`", in: infoStart..<end) != nil { return nil }
+      var word = view.bytes[infoStart..<infoEnd].map(TextView.lower)
+      while let first = word.first, first == UInt8(ascii: "{") || first == UInt8(ascii: ".") { word.removeFirst() }
+      while let last = word.last, last == UInt8(ascii: "}") || last == UInt8(ascii: ",") { word.removeLast() }
+      language = String(decoding: word, as: UTF8.self)
+    }
+
+    /// Whether the line at `line` closes this block.
+    func isClosed(by view: TextView, line: Int) -> Bool {
+      let (depth, start) = Self.prefix(view, line: line)
+      guard depth == quoteDepth || (depth < quoteDepth) else { return false }
+      let end = view.lineEnd(from: line)
+      var i = start
+      while i < end, view[i] == character { i += 1 }
+      return i - start >= length && view.skipBlanks(from: i, to: end) == end
+    }
+
+    /// The block quote depth of a line and where its content starts (after indentation and `>`
+    /// markers, each with its optional space, and the indentation after them).
+    static func prefix(_ view: TextView, line: Int) -> (depth: Int, start: Int) {
+      let end = view.lineEnd(from: line)
+      var i = view.skipBlanks(from: line, to: end)
+      var depth = 0
+      while i < end, view[i] == UInt8(ascii: ">") {
+        depth += 1
+        i = view.skipBlanks(from: i + 1, to: end)
+      }
+      return (depth, i)
+    }
+
+    /// Just after the `depth`th `>` of a line and the one space after it (or the line's end).
+    static func afterQuotes(_ view: TextView, line: Int, depth: Int) -> Int {
+      let end = view.lineEnd(from: line)
+      var i = line
+      var seen = 0
+      while i < end, seen < depth {
+        if view[i] == UInt8(ascii: ">") {
+          seen += 1
+        } else if view[i] != 0x20 && view[i] != 0x09 {
+          return line  // fewer markers (a lazy continuation line): the line as it is
+        }
+        i += 1
+      }
+      if i < end, view[i] == 0x20 { i += 1 }
+      return i
+    }
+  }
+}
