@@ -38,7 +38,7 @@ extension LintSettings {
     .value("--stdin-filename", "<name>", "The file name to show for standard input.") { $0.stdinFilename = $1 },
     .flag(
       "--docs",
-      "Lint the message samples in documentation: folder walks include .md, .markdown, .mdx, .html and .htm pages, and a named file that is not .json is read as a page (plain text too). Pages named on the command line are read as pages without it."
+      "Lint the message samples in documentation: folder walks include .md, .markdown, .mdx, .html, .htm and .txt pages, and a named file that is not .json is read as a page (plain text too). Markdown and HTML pages named on the command line are read as pages without it."
     ) { $0.docs = true },
     .value("--jobs", "<n>", "Files linted at once (default: one per core).") { s, v throws(UsageError) in
       s.jobs = try integer(v, for: "--jobs")
@@ -232,7 +232,7 @@ extension LintSettings {
         let filter = WalkFilter(root: path, config: rootConfig.ignoreLists, respectGitignore: respectGitignore && rootConfig.respectGitignore)
         let pages = docs || rootConfig.docs
         var (files, errors) = FileSystem.files(under: path, enter: filter.enters) { name in
-          Self.isJSONFileName(name) || (pages && DocumentFormat.of(fileName: name) != nil)
+          Self.isJSONFileName(name) || (pages && DocumentFormat.isPageName(name))
         }
         if filter.hasPatterns { files = files.filter(filter.includes) }
         inputs += files.map { .file($0) }

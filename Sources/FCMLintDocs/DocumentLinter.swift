@@ -70,6 +70,11 @@ public struct DocumentLinter: Sendable {
   /// page shows a part of a message); nil when it is none of these.
   func linter(for sample: DocumentSample, bytes: [UInt8]) -> Linter? {
     if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true) : linter }
+    // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
+    // sample (a file like it is linted, so that its syntax error is seen).
+    guard let keys = TopLevelKeys.scan(bytes), !keys.isEmpty else { return nil }
+    // An `aps` dictionary alone has keys the classifier takes for a misplaced Message's.
+    if let part = Self.part(keys) { return linter.reading(part, fragment: true) }
     let verdict: DocumentClassifier.Verdict
     switch linter.parse(bytes) {
     case .success(let document): verdict = DocumentClassifier.classify(document)
@@ -78,9 +83,7 @@ public struct DocumentLinter: Sendable {
     switch verdict {
     case .fcm(.request) where !sample.wrapped: return linter
     case .fcm(let kind): return linter.reading(kind, fragment: true)
-    case .other:
-      guard let keys = TopLevelKeys.scan(bytes), let part = Self.part(keys) else { return nil }
-      return linter.reading(part, fragment: true)
+    case .other: return nil
     }
   }
 

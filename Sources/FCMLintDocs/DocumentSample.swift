@@ -8,6 +8,14 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
   /// Node.js message literals.
   case text
 
+  /// Whether a folder walk with `--docs` reads a file of this name as a page: the formats'
+  /// names, and `.txt` / `.text` pages.
+  public static func isPageName(_ name: String) -> Bool {
+    if of(fileName: name) != nil { return true }
+    let lower = String(decoding: name.utf8.suffix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    return lower.hasSuffix(".txt") || lower == ".text"
+  }
+
   /// The format a file name says (`.md`, `.markdown`, `.mdx`, `.html`, `.htm`, in any case), or
   /// nil for a name that is not a documentation page's.
   public static func of(fileName name: String) -> DocumentFormat? {

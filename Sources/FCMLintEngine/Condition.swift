@@ -122,7 +122,10 @@ extension LintPlan.Check {
   func passes(_ context: FunctionContext) -> Bool {
     guard let field else { return function.passes(.found(context.given), in: context) }
     if field.isSingular {
-      guard let target = field.resolveOne(in: context.document, from: context.given) else { return true }
+      // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
+      // reads as absent, as the functions of `then` see it; read as passing, every condition on
+      // one held (an image rule fired on a part without any image).
+      let target = field.resolveOne(in: context.document, from: context.given) ?? .missing(nearest: JSONDocument.root, missing: "")
       return function.passes(target, in: context)
     }
     var clean = true

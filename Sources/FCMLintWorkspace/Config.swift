@@ -27,8 +27,8 @@ public struct Config: Sendable {
   public static let fileName = ".fcmlint.yml"
   /// The keys a config may have.
   public static let keys = [
-    "root", "extends", "rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "limits", "placeholders",
-    "extend-placeholders", "overrides", "suppress", "docs",
+    "root", "extends", "rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "docs", "limits", "placeholders",
+    "extend-placeholders", "overrides", "suppress",
   ]
 
   /// Where the config was read from, or nil for the defaults.

@@ -286,7 +286,7 @@ extension CLITests {
     }
     XCTAssertEqual(try complete(["fcmlint", "--write-b"]), "--write-baseline")
     XCTAssertEqual(try complete(["fcmlint", "--format", "s"]), "sarif")
-    XCTAssertEqual(try complete(["fcmlint", "--input", ""]), "request message apns")
+    XCTAssertEqual(try complete(["fcmlint", "--input", ""]), "request message apns apns-config aps")
     XCTAssertEqual(try complete(["fcmlint", "rules", "--f"]), "--format")
     XCTAssertEqual(try complete(["fcmlint", "ini"]), "init")
     XCTAssertEqual(try complete(["fcmlint", "--jobs", ""]), "")
