@@ -149,51 +149,80 @@ public struct DocumentLinter: Sendable {
   }
 
   /// Fixes every sample that can be fixed, editing only its bytes of the page. Each sample is
-  /// fixed as a file would be; its edits are written into the page pass by pass, and kept only
-  /// when the page then holds exactly the fixed sample.
+  /// fixed as a file would be, and its edits are written into the page through the sample's map
+  /// (last sample first, so earlier samples keep their places). The page is then searched again:
+  /// a sample that does not read back exactly as fixed (an edit that changed how the page is
+  /// read) has its fixes withdrawn, and the others are written again without it.
   public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> FixOutcome {
-    var page = original
-    var fixed = 0
+    let samples = SampleFinder.samples(in: original, format: format)
+    var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
-    var samples = SampleFinder.samples(in: page, format: format)
-    for index in samples.indices {
-      let sample = samples[index]
+    let locator = SourceLocator(bytes: original, queries: samples.count)
+    for (index, sample) in samples.enumerated() {
       guard !sample.disabled, sample.language == .json, sample.elision == nil, let reader = linter(for: sample, bytes: sample.text.bytes)
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: sample.text.bytes, file: file)
-      let line = SourceLocator(bytes: page).position(of: sample.start).line
+      let line = locator.position(of: sample.start).line
       refused += result.refused.map { "sample at line \(line): \($0)" }
-      guard result.fixed > 0, result.bytes != sample.text.bytes else { continue }
-      guard let written = write(result.passes, of: index, into: page, format: format), written.sample == result.bytes else {
-        refused.append("sample at line \(line): its fixes could not be written into the page, which is left as it was")
-        continue
-      }
-      page = written.page
-      fixed += result.fixed
-      samples = SampleFinder.samples(in: page, format: format)
+      if result.fixed > 0, result.bytes != sample.text.bytes { plans.append((index, result)) }
     }
-    let diagnostics = fixed > 0 ? check(bytes: page, file: file, format: format).diagnostics : check(bytes: original, file: file, format: format).diagnostics
-    return FixOutcome(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
+    var withdrawn = Set<Int>()
+    // Each round withdraws at least one sample; a page needing more than a few is left as it was.
+    for _ in 0..<4 {
+      var page = original
+      var fixed = 0
+      for (index, result) in plans.reversed() where !withdrawn.contains(index) {
+        guard let written = write(result.passes, of: samples[index], into: page) else {
+          withdrawn.insert(index)
+          continue
+        }
+        page = written
+        fixed += result.fixed
+      }
+      let again = SampleFinder.samples(in: page, format: format)
+      var mismatched = plans.filter { plan in
+        !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
+      }.map(\.index)
+      // When the samples themselves changed, which one did it is not known: withdraw them all.
+      if again.count != samples.count { mismatched = plans.map(\.index) }
+      guard !mismatched.isEmpty else {
+        for index in withdrawn.sorted() {
+          refused.append("sample at line \(locator.position(of: samples[index].start).line): its fixes could not be written into the page, which keeps it as it was")
+        }
+        let diagnostics = check(bytes: page, file: file, format: format).diagnostics
+        return FixOutcome(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
+      }
+      withdrawn.formUnion(mismatched)
+    }
+    refused.append("the fixes of this page's samples could not be written into it: it is left as it was")
+    return FixOutcome(bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics, refused: refused)
   }
 
-  /// Replays a sample's fix passes on the page: the page after them and the sample's text as the
-  /// page then holds it, or nil when an edit cannot be placed.
-  func write(_ passes: [[TextEdit]], of index: Int, into page: [UInt8], format: DocumentFormat) -> (page: [UInt8], sample: [UInt8])? {
+  /// Replays a sample's fix passes on the page through the sample's map, keeping the map up to
+  /// date as text is replaced: the page after them, or nil when an edit cannot be placed.
+  func write(_ passes: [[TextEdit]], of sample: DocumentSample, into page: [UInt8]) -> [UInt8]? {
     var page = page
-    var samples = SampleFinder.samples(in: page, format: format)
+    var text = sample.text
     for pass in passes {
-      guard index < samples.count, let edits = documentEdits(pass, of: samples[index]) else { return nil }
-      let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-      for (a, b) in zip(sorted, sorted.dropFirst()) where a.end > b.start { return nil }
-      for edit in sorted.reversed() {
-        guard edit.start <= edit.end, edit.end <= page.count else { return nil }
-        page.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
+      var previousStart = Int.max
+      for edit in pass.sorted(by: { ($0.start, $0.end) > ($1.start, $1.end) }) {
+        let count = text.bytes.count
+        guard edit.start <= edit.end, edit.end <= count else { return nil }
+        // The braces put around a member alone are not the page's.
+        if sample.wrapped && (edit.start < 1 || edit.end > count - 1) { return nil }
+        let start = text.origin(of: edit.start), end = text.origin(of: edit.end)
+        guard start <= end, end <= previousStart, end <= page.count else { return nil }
+        previousStart = start
+        let inserted = Array(edit.replacement.utf8)
+        let (written, offsets) = SampleEncoding.encode(inserted, through: sample.encoding)
+        page.replaceSubrange(start..<end, with: written)
+        let shift = written.count - (end - start)
+        var origins = Array(text.origins[..<edit.start])
+        origins += offsets.dropLast().map { start + $0 }
+        origins += text.origins[edit.end...].map { $0 >= end ? $0 + shift : $0 }
+        text = MappedText(bytes: Array(text.bytes[..<edit.start]) + inserted + Array(text.bytes[edit.end...]), origins: origins)
       }
-      let count = samples.count
-      samples = SampleFinder.samples(in: page, format: format)
-      guard samples.count == count else { return nil }
     }
-    guard index < samples.count else { return nil }
-    return (page, samples[index].text.bytes)
+    return page
   }
 }

@@ -41,6 +41,26 @@ public enum SampleEncoding: Sendable, Equatable {
   /// characters escaped.
   case jsonString
 
+  /// `text` written through `steps` (innermost first), and where each of its bytes starts in
+  /// the result (one more offset: the result's length).
+  static func encode(_ text: [UInt8], through steps: [SampleEncoding]) -> (bytes: [UInt8], offsets: [Int]) {
+    var bytes = text
+    var offsets = Array(0...text.count)
+    for step in steps {
+      var out: [UInt8] = []
+      var starts: [Int] = []
+      starts.reserveCapacity(bytes.count + 1)
+      for byte in bytes {
+        starts.append(out.count)
+        out += step.encode([byte])
+      }
+      starts.append(out.count)
+      offsets = offsets.map { starts[$0] }
+      bytes = out
+    }
+    return (bytes, offsets)
+  }
+
   /// `text` as the document writes it.
   func encode(_ text: [UInt8]) -> [UInt8] {
     var out: [UInt8] = []

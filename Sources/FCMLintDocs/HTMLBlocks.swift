@@ -35,7 +35,8 @@ enum HTMLBlocks {
       let hintEnd = min(close, (view.find(">", in: (tagEnd + 1)..<close).map { $0 + 1 }) ?? tagEnd + 1)
       switch language(view, open..<max(tagEnd + 1, hintEnd)) {
       case .json: JSONContent.scanBlock(inner, 0..<inner.count, blockStart: blockStart, into: &found)
-      case .node, .none: PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
+      case .none: JSONContent.scanBlock(inner, 0..<inner.count, blockStart: blockStart, otherwiseText: true, into: &found)
+      case .node: PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
       case .other: break
       }
     }

@@ -4,8 +4,9 @@ enum JSONContent {
   /// Samples of a code block that holds JSON (info string `json`, `jsonc`, `json5`, `http`, or
   /// a hint that says so): the block is linted as a file would be, so all of it is the sample;
   /// an HTTP request's body is its JSON, and a member written alone (`"apns": {...}`) is put
-  /// between braces. A block that holds none of these is searched as plain text.
-  static func scanBlock(_ view: TextView, _ range: Range<Int>, blockStart: Int, into found: inout SampleFinder.Found) {
+  /// between braces. A block that holds none of these is searched as plain text when
+  /// `otherwiseText` is set (an HTML block without a language), and is no sample otherwise.
+  static func scanBlock(_ view: TextView, _ range: Range<Int>, blockStart: Int, otherwiseText: Bool = false, into found: inout SampleFinder.Found) {
     var first = range.lowerBound
     while first < range.upperBound, isWhitespace(view[first]) { first += 1 }
     var end = range.upperBound
@@ -31,7 +32,7 @@ enum JSONContent {
       sample.elision = Elision.find(in: text.bytes)
       found.samples.append(sample)
     default:
-      PlainText.scan(view, range: range, depth: 0, blockStart: blockStart, into: &found)
+      if otherwiseText { PlainText.scan(view, range: range, depth: 0, blockStart: blockStart, into: &found) }
     }
   }
 

@@ -40,10 +40,9 @@ enum MarkdownBlocks {
       let encoding = (fence.quotePrefix.isEmpty ? [] : [SampleEncoding.linePrefix(fence.quotePrefix)]) + view.encoding
       let inner = TextView(content, encoding: encoding)
       let wholeBlock = 0..<inner.count
-      if jsonLanguages.contains(fence.language) {
-        JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
-      } else if fence.language.isEmpty {
-        // No language: JSON, an HTTP request, or code whose message literal is read as Node's.
+      if jsonLanguages.contains(fence.language) || fence.language.isEmpty {
+        // Without a language, a block is a sample only if it is JSON or an HTTP request itself
+        // (a block showing Markdown source holds fences and prose).
         JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
       } else if nodeLanguages.contains(fence.language) {
         PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
