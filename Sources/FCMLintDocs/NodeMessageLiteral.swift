@@ -466,9 +466,39 @@ struct LiteralParser {
     if let value = evaluateArithmetic(range) {
       return LiteralTree.Node(kind: .number, range: range, number: value)
     }
+    if let joined = concatenation(range) {
+      return LiteralTree.Node(kind: .string, range: range, text: joined)
+    }
     var text = MappedText(bytes: [], origins: [range.lowerBound])
     appendPlaceholder(range, anchor: range.lowerBound, to: &text)
     return LiteralTree.Node(kind: .placeholder, range: range, text: text)
+  }
+
+  /// String literals joined with `+` (`'a long ' + 'title'`), as a long string is written: the
+  /// text, each byte mapped to its own literal.
+  private func concatenation(_ range: Range<Int>) -> MappedText? {
+    var text = MappedText(bytes: [], origins: [range.lowerBound])
+    var i = range.lowerBound
+    var parts = 0
+    while true {
+      guard let start = skipTrivia(i), start < range.upperBound else { return nil }
+      let c = source[start]
+      let part: (MappedText, Int)?
+      if c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") {
+        part = decodeQuoted(at: start)
+      } else if c == UInt8(ascii: "`") {
+        part = decodeTemplate(at: start)
+      } else {
+        return nil
+      }
+      guard let (piece, end) = part, end <= range.upperBound else { return nil }
+      for k in piece.bytes.indices { text.append(piece.bytes[k], from: piece.origins[k]) }
+      parts += 1
+      guard let next = skipTrivia(end) else { return nil }
+      if next >= range.upperBound { return parts > 1 ? text : nil }
+      guard source[next] == UInt8(ascii: "+") else { return nil }
+      i = next + 1
+    }
   }
 
   private mutating func placeholderNode(_ range: Range<Int>, anchor: Int) -> Int {

@@ -448,6 +448,19 @@ final class NodeMessageLiteralTests: XCTestCase {
     assertWire("{ a: [...rest, 1] }", #"{"a": [1]}"#, as: .free)
   }
 
+  func testStringsJoinedWithPlus() throws {
+    let js = "{ body: 'A long body, ' +\n  \"written \" + `on two lines` }"
+    assertWire(js, #"{"body": "A long body, written on two lines"}"#, as: .free)
+    let source = Array(js.utf8)
+    let (json, _) = try XCTUnwrap(NodeMessageLiteral.read(source, from: 0))
+    let written = try XCTUnwrap(offset(of: "written", in: source))
+    let outWritten = try XCTUnwrap(offset(of: "written", in: json.bytes))
+    XCTAssertEqual(json.origin(of: outWritten), written)
+    XCTAssertEqual(json.origin(of: try XCTUnwrap(offset(of: "\"A", in: json.bytes))), try XCTUnwrap(offset(of: "'A", in: source)))
+    // Anything but strings joined stays an expression.
+    assertWire("{ a: 'x' + y, b: 'x' + 1, c: 'x'.trim() + 'y' }", #"{"a": {{'x' + y}}, "b": {{'x' + 1}}, "c": {{'x'.trim() + 'y'}}}"#, as: .free)
+  }
+
   // MARK: Offsets
 
   func testOffsetsOfARenamedKeyAndItsValue() throws {
