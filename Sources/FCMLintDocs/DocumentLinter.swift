@@ -68,7 +68,19 @@ public struct DocumentLinter: Sendable {
   /// The linter that reads the sample as what it is: a send request as configured; a bare
   /// Message, an APNs payload, an ApnsConfig or an `aps` dictionary alone as a fragment (the
   /// page shows a part of a message); nil when it is none of these.
+  ///
+  /// A Node.js literal is the message `send` takes, and nothing else: an object passed to another
+  /// call (`headers({"mutable-content": 1})` in the Firebase page's prose) is not a sample. Its
+  /// JSON writes expressions as `{{...}}` placeholders, so it is read with the default
+  /// placeholder syntax whatever the config's is.
   func linter(for sample: DocumentSample, bytes: [UInt8]) -> Linter? {
+    if sample.language == .nodeLiteral {
+      let node = linter.reading(.message, fragment: true, placeholders: .default)
+      guard case .success(let document) = node.parse(bytes), case .fcm(.message) = DocumentClassifier.classify(document),
+        let keys = TopLevelKeys.scan(bytes), keys.contains(where: Self.messageFields.contains)
+      else { return nil }
+      return node
+    }
     if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true) : linter }
     // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
     // sample (a file like it is linted, so that its syntax error is seen).
@@ -95,6 +107,10 @@ public struct DocumentLinter: Sendable {
     return nil
   }
 
+  /// The Message's own fields, as the Node.js SDK writes them (the JSON keeps its spelling).
+  static let messageFields: Set<String> = [
+    "token", "topic", "condition", "fid", "notification", "android", "apns", "webpush", "data", "fcm_options", "fcmOptions",
+  ]
   static let apnsConfigKeys: Set<String> = ["headers", "payload", "fcm_options", "fcmOptions", "live_activity_token", "liveActivityToken"]
   static let apsKeys: Set<String> = [
     "alert", "badge", "sound", "content-available", "mutable-content", "category", "thread-id", "target-content-id",

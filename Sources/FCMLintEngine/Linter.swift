@@ -30,10 +30,11 @@ public struct Linter: Sendable {
 
   /// This linter, reading its documents as `input` (nil: decided per document), as fragments or not.
   /// The rules stay compiled once: documentation samples of several kinds share them.
-  public func reading(_ input: InputKind?, fragment: Bool) -> Linter {
+  public func reading(_ input: InputKind?, fragment: Bool, placeholders: PlaceholderSyntax? = nil) -> Linter {
     var linter = self
     linter.options.input = input
     linter.options.fragment = fragment
+    if let placeholders { linter.options.placeholders = placeholders }
     return linter
   }
 
