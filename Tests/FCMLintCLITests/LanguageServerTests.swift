@@ -22,11 +22,14 @@ final class LanguageServerTests: XCTestCase {
       try process.run()
     }
 
-    func send(_ object: [String: Any]) throws {
+    func send(_ object: [String: Any]) throws { input.fileHandleForWriting.write(try Self.frame(object)) }
+
+    /// A message with its header, as it goes over the pipe.
+    static func frame(_ object: [String: Any]) throws -> Data {
       var message = object
       message["jsonrpc"] = "2.0"
       let body = try JSONSerialization.data(withJSONObject: message)
-      input.fileHandleForWriting.write(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+      return Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
     }
 
     func sendRaw(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
@@ -49,6 +52,16 @@ final class LanguageServerTests: XCTestCase {
     func request(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
       var ignored: [[String: Any]] = []
       return try request(method, params, notifications: &ignored)
+    }
+
+    /// The response to the request `id` (a number or a string), skipping what comes first.
+    func response(to id: Any) throws -> [String: Any] {
+      while true {
+        let message = try receive()
+        guard message["method"] == nil else { continue }
+        if let number = id as? Int, message["id"] as? Int == number, !(message["id"] is String) { return message }
+        if let text = id as? String, message["id"] as? String == text { return message }
+      }
     }
 
     /// The next message from the server (fails after 20 s).
@@ -197,5 +210,37 @@ final class LanguageServerTests: XCTestCase {
     early.process.waitUntilExit()
     XCTAssertEqual(early.process.terminationStatus, 1, "exit without shutdown is status 1")
     session.close()
+  }
+
+  /// `$/cancelRequest`: the server reads ahead what is already waiting before it answers a
+  /// request, and a cancel for it among that makes the answer RequestCancelled (-32800).
+  func testCancelledRequestIsAnsweredWithoutItsWork() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("c.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": Self.broken]])
+    _ = try session.diagnostics(for: uri)
+    let hover: [String: Any] = ["textDocument": ["uri": uri], "position": ["line": 0, "character": 15]]
+    func cancel(_ id: Any) throws -> Data { try Session.frame(["method": "$/cancelRequest", "params": ["id": id]]) }
+    // A hover and a cancel for it in one write (small enough for one read of the pipe).
+    session.sendRaw(try Session.frame(["id": 100, "method": "textDocument/hover", "params": hover]) + cancel(100))
+    let cancelled = try session.response(to: 100)
+    XCTAssertNil(cancelled["result"])
+    XCTAssertEqual((cancelled["error"] as? [String: Any])?["code"] as? Int, -32800)
+    // Ids are matched as JSON text: a cancel for 101 leaves "101" alone. A cancel for a request
+    // already answered (100) or for none (555) changes nothing.
+    session.sendRaw(try Session.frame(["id": "101", "method": "textDocument/hover", "params": hover]) + cancel(101) + cancel(100) + cancel(555))
+    let answered = try session.response(to: "101")
+    XCTAssertNil(answered["error"])
+    XCTAssertNotNil((answered["result"] as? [String: Any])?["contents"])
+    // A string id cancelled by the same string.
+    session.sendRaw(try Session.frame(["id": "102", "method": "textDocument/hover", "params": hover]) + cancel("102"))
+    XCTAssertEqual((try session.response(to: "102")["error"] as? [String: Any])?["code"] as? Int, -32800)
+    // A later request is answered as usual.
+    let later = try session.request("textDocument/hover", hover)
+    XCTAssertNotNil((later["result"] as? [String: Any])?["contents"])
+    XCTAssertTrue(try session.request("shutdown").keys.contains("result"))
+    try session.notify("exit", [:])
+    session.process.waitUntilExit()
+    XCTAssertEqual(session.process.terminationStatus, 0)
   }
 }

@@ -19,7 +19,8 @@ import FCMLintWorkspace
 /// with `textDocument/publishDiagnostics` after open, change and save; a burst of changes is
 /// taken whole before linting (each message read while more are waiting only marks its document).
 /// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes. Requests are answered in
-/// order on one thread.
+/// order on one thread; before one is handled, the messages already waiting are read ahead, and
+/// a `$/cancelRequest` among them for it makes its answer RequestCancelled, without its work.
 final class LanguageServer {
   private var reader = MessageReader(fd: 0)
   private let writer = MessageWriter(fd: 1)
@@ -42,30 +43,79 @@ final class LanguageServer {
   /// The FCM v1 schema, for hover on field names and values.
   private lazy var schema: Schema? = (try? RuleSet.loadSchemas(BuiltinRules.schemas))?.schemas.values.first
 
+  /// A message as read from standard input: parsed (nil when it is not a JSON-RPC message),
+  /// skipped, or the end of input.
+  private enum Incoming {
+    case message(RPCMessage?)
+    case malformed(String)
+    case end
+  }
+  /// Messages read ahead of the one being handled, in the order they came (see `readAhead`).
+  private var queue: [Incoming] = []
+
   /// Serves until `exit` or the end of input; the process's exit status.
   func run() -> Int32 {
     while true {
-      switch reader.next() {
+      switch queue.isEmpty ? read() : queue.removeFirst() {
       case .end:
         return shutdownRequested ? 0 : 1
       case .malformed(let why):
         log("fcmlint lsp: skipped \(why)")
-      case .message(let body):
-        if let status = handle(body) { return status }
+      case .message(let message):
+        if let status = handle(message) { return status }
       }
-      if !reader.hasPendingInput() { flush() }
+      if queue.isEmpty && !reader.hasPendingInput() { flush() }
     }
   }
 
+  private func read() -> Incoming {
+    switch reader.next() {
+    case .message(let body): return .message(RPCMessage(body))
+    case .malformed(let why): return .malformed(why)
+    case .end: return .end
+    }
+  }
+
+  /// Takes every message already waiting on standard input into `queue`, so a request can see a
+  /// `$/cancelRequest` for it that came after it. Handling order does not change: `run` takes
+  /// the queue first.
+  private func readAhead() {
+    while reader.hasPendingInput() {
+      if case .end? = queue.last { return }
+      queue.append(read())
+    }
+  }
+
+  /// Whether a `$/cancelRequest` waiting in `queue` names the request `id` (the same JSON text:
+  /// 7 and "7" are different ids). The cancel is taken out: it has done its work.
+  private func takeCancel(for id: String) -> Bool {
+    for (index, incoming) in queue.enumerated() {
+      guard case .message(let message?) = incoming, message.id == nil, message.method == "$/cancelRequest",
+        let named = message.value("id"), message.document.kind(named) == .number || message.document.kind(named) == .string,
+        message.document.rawText(named) == id
+      else { continue }
+      queue.remove(at: index)
+      return true
+    }
+    return false
+  }
+
   /// Handles one message; an exit status when it is `exit`.
-  private func handle(_ body: [UInt8]) -> Int32? {
-    guard let message = RPCMessage(body) else {
+  private func handle(_ message: RPCMessage?) -> Int32? {
+    guard let message else {
       writer.send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\(RPCError.parseError),\"message\":\"not a JSON-RPC message\"}}")
       return nil
     }
     guard let method = message.method else { return nil }  // a response to us: we send no requests
     if method == "exit" { return shutdownRequested ? 0 : 1 }
     if let id = message.id {
+      // A request cancelled before it is handled is answered without doing its work; a cancel
+      // for a request already answered, or for no request, is a notification like any other.
+      readAhead()
+      if takeCancel(for: id) {
+        writer.respond(id: id, errorCode: RPCError.requestCancelled, message: "the request was cancelled")
+        return nil
+      }
       if !initialized && method != "initialize" {
         writer.respond(id: id, errorCode: RPCError.serverNotInitialized, message: "the server is not initialized")
         return nil
@@ -117,7 +167,7 @@ final class LanguageServer {
     case "workspace/didChangeWatchedFiles":
       resetConfigs()
     default:
-      break  // initialized, $/cancelRequest (requests are answered in order), $/setTrace...
+      break  // initialized, $/setTrace, and a $/cancelRequest for a request already answered
     }
     return nil
   }
