@@ -90,7 +90,7 @@ let package = Package(
     // Checks each rule file completely and embeds its tree as Swift code, the documentation apart:
     // a broken built-in rule fails the build with its line and column, and starting fcmlint
     // parses no rule text.
-    .executableTarget(name: "embed-rules", dependencies: ["FCMLintEngine", "FCMLintWorkspace"]),
+    .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Turns the FCM v1 discovery document into the schema file fcmlint's `schema` function reads.
 
-Usage: scripts/generate-schema.py [DISCOVERY.json] [OUTPUT.json] [EDITOR-SCHEMA.json]
-Defaults: schemas/discovery/fcm.v1.discovery.json -> rules/schema/fcm-v1.json and
-schemas/fcm-v1-send-request.schema.json
+Usage: scripts/generate-schema.py [DISCOVERY.json] [OUTPUT.json] [EDITOR-SCHEMA.json] [DESCRIPTIONS.json]
+Defaults: schemas/discovery/fcm.v1.discovery.json -> rules/schema/fcm-v1.json,
+schemas/fcm-v1-send-request.schema.json and rules/schema/fcm-v1.descriptions.json
 
 The second output is a JSON Schema (draft-07, which editors' JSON support reads) of the send
 request, with the discovery document's descriptions, for completion and hover in an editor
 without fcmlint (VS Code's `json.schemas`); fcmlint's rules say more than a schema can.
+
+The third output holds the discovery document's descriptions of those types, their fields and
+enum values, for the language server's completion and hover (`fcmlint lsp`). It is a file apart
+from the schema so that a lint, which reads the schema at every start, does not parse them.
 
 The output lists, for every message type reachable from SendMessageRequest, its fields under both
 proto3 JSON spellings (lowerCamelCase from the discovery document and the proto snake_case name,
@@ -128,6 +132,27 @@ def editor_schema(discovery, types, source):
     }
 
 
+def descriptions(discovery, types, source):
+    """The descriptions of every type in `types`, its fields (by JSON name) and enum values."""
+    schemas = discovery["schemas"]
+    out = {}
+    for name in sorted(types):
+        entry = {"description": schemas[name].get("description", ""), "fields": {}, "values": {}}
+        for json_name, prop in sorted(schemas[name].get("properties", {}).items()):
+            if prop.get("description"):
+                entry["fields"][json_name] = prop["description"]
+            item = prop.get("items", prop)
+            if "enum" in item and "enumDescriptions" in item:
+                entry["values"][json_name] = dict(zip(item["enum"], item["enumDescriptions"]))
+        out[name] = entry
+    return {
+        "generatedBy": "scripts/generate-schema.py",
+        "schema": "fcm-v1",
+        "source": "FCM v1 discovery document (%s), revision %s" % (source.split("/")[-1], discovery["revision"]),
+        "types": out,
+    }
+
+
 def main():
     source = sys.argv[1] if len(sys.argv) > 1 else "schemas/discovery/fcm.v1.discovery.json"
     output = sys.argv[2] if len(sys.argv) > 2 else "rules/schema/fcm-v1.json"
@@ -169,6 +194,10 @@ def main():
     editor_output = sys.argv[3] if len(sys.argv) > 3 else "schemas/fcm-v1-send-request.schema.json"
     with open(editor_output, "w", encoding="utf-8") as f:
         json.dump(editor_schema(discovery, types, source), f, indent=1, sort_keys=True)
+        f.write("\n")
+    descriptions_output = sys.argv[4] if len(sys.argv) > 4 else "rules/schema/fcm-v1.descriptions.json"
+    with open(descriptions_output, "w", encoding="utf-8") as f:
+        json.dump(descriptions(discovery, types, source), f, indent=1, sort_keys=True)
         f.write("\n")
 
 

@@ -6,7 +6,8 @@
 Opens a generated send request (data values, many of them numbers, so each lint reports
 findings), then sends N full-text changes one at a time, each waiting for its
 publishDiagnostics, and prints the median and the 90th percentile in milliseconds. Then a burst of
-N changes sent at once: how many lints the server ran for them (it coalesces).
+N changes sent at once: how many lints the server ran for them (it coalesces). Last, N completion
+requests of field names in the same document, one at a time.
 """
 import json
 import statistics
@@ -86,11 +87,27 @@ def main():
     reader.join()
     elapsed = (time.perf_counter() - start) * 1000
     published = len(published)
+    # Completion of field names in the notification object (the document already linted): the
+    # buffer is parsed again with the word at the cursor taken out, each time.
+    cursor = text.index('"notification": {') + len('"notification": {')
+    completion_times = []
+    for n in range(changes):
+        start = time.perf_counter()
+        send({"jsonrpc": "2.0", "id": 100 + n, "method": "textDocument/completion",
+              "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": cursor}}})
+        message = receive()
+        while message.get("id") != 100 + n:
+            message = receive()
+        completion_times.append((time.perf_counter() - start) * 1000)
+    items = len(message["result"])
+    completion_times.sort()
     send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
     receive()
     send({"jsonrpc": "2.0", "method": "exit"})
     proc.wait()
     print(f"a burst of {changes} changes: {published} lints published, the last version's {elapsed:.0f} ms after the burst was sent")
+    print(f"completion ({items} fields): median {statistics.median(completion_times):.1f} ms, "
+          f"p90 {completion_times[int(len(completion_times) * 0.9) - 1]:.1f} ms ({changes} requests)")
 
 
 if __name__ == "__main__":

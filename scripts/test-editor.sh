@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `fcmlint lsp` with a real editor's LSP client: Neovim (from Debian's packages), headless. It
-# opens a payload with two mistakes, waits for the diagnostics, asks for code actions, applies
-# "fix all" and writes the file, which must then be what `fcmlint --fix` writes.
+# opens a payload with two mistakes, waits for the diagnostics, asks for completion and code
+# actions, applies "fix all" and writes the file, which must then be what `fcmlint --fix` writes.
 #   scripts/test-editor.sh [FCMLINT]   (default: the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,12 @@ for _, d in ipairs(vim.diagnostic.get(0)) do
   local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or "?"
   out:write(string.format("diagnostic %d:%d %s %s\n", d.lnum + 1, d.col + 1, code, d.source or ""))
 end
+-- Completion of the fields the message does not have yet, right after `{"message": {`.
+local completion = vim.lsp.buf_request_sync(0, "textDocument/completion",
+  { textDocument = vim.lsp.util.make_text_document_params(), position = { line = 0, character = 13 } }, 10000) or {}
+for _, response in pairs(completion) do
+  for _, item in ipairs(response.result or {}) do out:write("completion " .. item.label .. "\n") end
+end
 local params = { textDocument = vim.lsp.util.make_text_document_params(), range = { start = { line = 0, character = 0 }, ["end"] = { line = 2, character = 0 } },
   context = { diagnostics = {} } }
 local responses = vim.lsp.buf_request_sync(0, "textDocument/codeAction", params, 10000) or {}
@@ -52,6 +58,8 @@ cat "$work/out.txt" 2>/dev/null || { echo "editor test: FAILED: Neovim wrote not
 grep -q "diagnostic 1:49 data-string-values fcmlint" "$work/out.txt" || { echo "editor test: FAILED: no data-string-values diagnostic"; exit 1; }
 grep -q "apns-aps-key" "$work/out.txt" || { echo "editor test: FAILED: no apns-aps-key diagnostic"; exit 1; }
 grep -q "action source.fixAll.fcmlint Fix all fcmlint problems" "$work/out.txt" || { echo "editor test: FAILED: no fix-all action"; exit 1; }
+grep -q "completion android" "$work/out.txt" || { echo "editor test: FAILED: no completion of the field android"; exit 1; }
+! grep -q "completion topic" "$work/out.txt" || { echo "editor test: FAILED: completion offers a field already there"; exit 1; }
 grep -q "stopped true" "$work/out.txt" || { echo "editor test: FAILED: the server did not stop"; exit 1; }
 cmp -s "$work/welcome.json" "$work/expected.json" || { diff "$work/welcome.json" "$work/expected.json"; echo "editor test: FAILED: fix all differs from fcmlint --fix"; exit 1; }
-echo "editor test: Neovim $(nvim --version | head -n 1 | cut -d' ' -f2) with fcmlint lsp: diagnostics, code actions, fix all as --fix: ok"
+echo "editor test: Neovim $(nvim --version | head -n 1 | cut -d' ' -f2) with fcmlint lsp: diagnostics, completion, code actions, fix all as --fix: ok"

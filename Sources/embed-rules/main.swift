@@ -6,6 +6,7 @@
 //
 // Usage: embed-rules OUTPUT.swift RULES-ROOT FILE...
 import FCMLintEngine
+import FCMLintJSON
 import FCMLintWorkspace
 
 #if canImport(Glibc)
@@ -32,8 +33,10 @@ guard arguments.count >= 3 else { fail("usage: embed-rules OUTPUT.swift RULES-RO
 let output = arguments[1]
 let root = arguments[2].hasSuffix("/") ? arguments[2] : arguments[2] + "/"
 let files = arguments.dropFirst(3).sorted()
-// Schemas (rules/schema/*.json) first: rule files name them.
-let schemaFiles = files.filter { $0.hasSuffix(".json") }
+// Schemas (rules/schema/*.json) first: rule files name them. A schema's descriptions
+// (`*.descriptions.json`, for the language server) are embedded apart: a lint never reads them.
+let descriptionFiles = files.filter { $0.hasSuffix(".descriptions.json") }
+let schemaFiles = files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".descriptions.json") }
 let ruleFiles = files.filter { !$0.hasSuffix(".json") }
 
 func read(_ file: String) -> String {
@@ -63,6 +66,20 @@ do {
   resources = try RuleSet.loadSchemas(schemas)
 } catch {
   fail("\(root)\(error.file.dropFirst("rules/".count)):\(error.line):\(error.column): error: \(error.message)")
+}
+
+// A descriptions file must be JSON and name a schema embedded here.
+let descriptions = descriptionFiles.map { (path: relative($0), json: read($0)) }
+for (file, description) in zip(descriptionFiles, descriptions) {
+  switch JSONParser.parse(Array(description.json.utf8), options: JSONParser.Options(maxStringLength: .max)) {
+  case .failure(let error):
+    fail("\(file):1:\(error.offset + 1): error: \(error.message)")
+  case .success(let document):
+    let name = document.member(JSONDocument.root, "schema").flatMap(document.string) ?? ""
+    guard resources.schemas[name] != nil, document.member(JSONDocument.root, "types").map(document.kind) == .object else {
+      fail("\(file):1:1: error: a descriptions file needs \"schema\", the name of a schema here, and \"types\", an object")
+    }
+  }
 }
 
 /// Swift code that builds `value`, every node with its position, so the rules the binary carries
@@ -149,6 +166,17 @@ var source = """
   """
 for schema in schemas {
   source += "    (\(literal(schema.path)), \(literal(schema.json))),\n"
+}
+source += """
+    ]
+
+    /// The schemas' descriptions of their types, fields and enum values (`*.descriptions.json`),
+    /// which the language server shows: their path in the repository and their JSON.
+    public static let schemaDescriptions: [(path: String, json: String)] = [
+
+  """
+for description in descriptions {
+  source += "    (\(literal(description.path)), \(literal(description.json))),\n"
 }
 source += """
     ]

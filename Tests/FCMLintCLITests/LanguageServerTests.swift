@@ -22,11 +22,14 @@ final class LanguageServerTests: XCTestCase {
       try process.run()
     }
 
-    func send(_ object: [String: Any]) throws {
+    func send(_ object: [String: Any]) throws { input.fileHandleForWriting.write(try Self.frame(object)) }
+
+    /// A message with its header, as it goes over the pipe.
+    static func frame(_ object: [String: Any]) throws -> Data {
       var message = object
       message["jsonrpc"] = "2.0"
       let body = try JSONSerialization.data(withJSONObject: message)
-      input.fileHandleForWriting.write(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+      return Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
     }
 
     func sendRaw(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
@@ -49,6 +52,16 @@ final class LanguageServerTests: XCTestCase {
     func request(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
       var ignored: [[String: Any]] = []
       return try request(method, params, notifications: &ignored)
+    }
+
+    /// The response to the request `id` (a number or a string), skipping what comes first.
+    func response(to id: Any) throws -> [String: Any] {
+      while true {
+        let message = try receive()
+        guard message["method"] == nil else { continue }
+        if let number = id as? Int, message["id"] as? Int == number, !(message["id"] is String) { return message }
+        if let text = id as? String, message["id"] as? String == text { return message }
+      }
     }
 
     /// The next message from the server (fails after 20 s).
@@ -99,6 +112,7 @@ final class LanguageServerTests: XCTestCase {
     let result = try XCTUnwrap(initialized["result"] as? [String: Any])
     let capabilities = try XCTUnwrap(result["capabilities"] as? [String: Any])
     XCTAssertEqual(capabilities["hoverProvider"] as? Bool, true)
+    XCTAssertEqual((capabilities["completionProvider"] as? [String: Any])?["triggerCharacters"] as? [String], ["\"", ":"])
     try session.notify("initialized", [:])
     return session
   }
@@ -196,6 +210,120 @@ final class LanguageServerTests: XCTestCase {
     early.close()
     early.process.waitUntilExit()
     XCTAssertEqual(early.process.terminationStatus, 1, "exit without shutdown is status 1")
+    session.close()
+  }
+
+  /// `$/cancelRequest`: the server reads ahead what is already waiting before it answers a
+  /// request, and a cancel for it among that makes the answer RequestCancelled (-32800).
+  func testCancelledRequestIsAnsweredWithoutItsWork() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("c.json").absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": Self.broken]])
+    _ = try session.diagnostics(for: uri)
+    let hover: [String: Any] = ["textDocument": ["uri": uri], "position": ["line": 0, "character": 15]]
+    func cancel(_ id: Any) throws -> Data { try Session.frame(["method": "$/cancelRequest", "params": ["id": id]]) }
+    // A hover and a cancel for it in one write (small enough for one read of the pipe).
+    session.sendRaw(try Session.frame(["id": 100, "method": "textDocument/hover", "params": hover]) + cancel(100))
+    let cancelled = try session.response(to: 100)
+    XCTAssertNil(cancelled["result"])
+    XCTAssertEqual((cancelled["error"] as? [String: Any])?["code"] as? Int, -32800)
+    // Ids are matched as JSON text: a cancel for 101 leaves "101" alone. A cancel for a request
+    // already answered (100) or for none (555) changes nothing.
+    session.sendRaw(try Session.frame(["id": "101", "method": "textDocument/hover", "params": hover]) + cancel(101) + cancel(100) + cancel(555))
+    let answered = try session.response(to: "101")
+    XCTAssertNil(answered["error"])
+    XCTAssertNotNil((answered["result"] as? [String: Any])?["contents"])
+    // A string id cancelled by the same string.
+    session.sendRaw(try Session.frame(["id": "102", "method": "textDocument/hover", "params": hover]) + cancel("102"))
+    XCTAssertEqual((try session.response(to: "102")["error"] as? [String: Any])?["code"] as? Int, -32800)
+    // A later request is answered as usual.
+    let later = try session.request("textDocument/hover", hover)
+    XCTAssertNotNil((later["result"] as? [String: Any])?["contents"])
+    XCTAssertTrue(try session.request("shutdown").keys.contains("result"))
+    try session.notify("exit", [:])
+    session.process.waitUntilExit()
+    XCTAssertEqual(session.process.terminationStatus, 0)
+  }
+
+  /// Opens `text` (its cursor written `|`) as `name` and asks for completion there.
+  func completion(_ session: Session, _ marked: String, name: String = "push.json") throws -> (items: [[String: Any]], text: String) {
+    let cursor = (marked as NSString).range(of: "|").location
+    let text = (marked as NSString).replacingCharacters(in: NSRange(location: cursor, length: 1), with: "")
+    let before = (text as NSString).substring(to: cursor)
+    let line = before.components(separatedBy: "\n").count - 1
+    let character = (before.components(separatedBy: "\n").last! as NSString).length
+    let uri = root.appendingPathComponent(name).absoluteString
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+    let response = try session.request("textDocument/completion", ["textDocument": ["uri": uri], "position": ["line": line, "character": character]])
+    XCTAssertNil(response["error"])
+    try session.notify("textDocument/didClose", ["textDocument": ["uri": uri]])
+    return (try XCTUnwrap(response["result"] as? [[String: Any]]), text)
+  }
+
+  /// `text` with the text edit of the item labelled `label` applied (an edit on one line).
+  func applying(_ label: String, of items: [[String: Any]], to text: String) throws -> String {
+    let item = try XCTUnwrap(items.first { $0["label"] as? String == label }, "no item \(label)")
+    let edit = try XCTUnwrap(item["textEdit"] as? [String: Any])
+    let range = try XCTUnwrap(edit["range"] as? [String: [String: Int]])
+    var lines = text.components(separatedBy: "\n")
+    let line = range["start"]!["line"]!
+    XCTAssertEqual(range["end"]!["line"], line)
+    let start = range["start"]!["character"]!, end = range["end"]!["character"]!
+    lines[line] = (lines[line] as NSString).replacingCharacters(in: NSRange(location: start, length: end - start), with: edit["newText"] as! String)
+    return lines.joined(separator: "\n")
+  }
+
+  /// Completion of field names and enum values from the FCM v1 schema, on the buffer as typed.
+  func testCompletionOffersSchemaFieldsAndEnumValues() throws {
+    let session = try start()
+    // The fields of AndroidNotification not yet present, snake_case by default, with their type
+    // and the discovery document's description.
+    let fields = try completion(session, #"{"message": {"android": {"notification": {"title": "Hi", |}}}}"#)
+    let labels = fields.items.compactMap { $0["label"] as? String }
+    XCTAssertTrue(labels.contains("body") && labels.contains("channel_id") && labels.contains("notification_priority"), "\(labels)")
+    XCTAssertFalse(labels.contains("title"), "a field already there is not offered")
+    XCTAssertFalse(labels.contains("channelId"), "one spelling")
+    let channel = try XCTUnwrap(fields.items.first { $0["label"] as? String == "channel_id" })
+    XCTAssertEqual(channel["kind"] as? Int, 10)
+    XCTAssertEqual(channel["detail"] as? String, "string")
+    let documentation = try XCTUnwrap(channel["documentation"] as? [String: Any])
+    XCTAssertEqual(documentation["kind"] as? String, "markdown")
+    XCTAssertTrue((documentation["value"] as? String ?? "").contains("channel ID"), "\(documentation)")
+    // After a ',' the whole key is written, quoted, with its ':'.
+    XCTAssertEqual(try applying("channel_id", of: fields.items, to: fields.text), #"{"message": {"android": {"notification": {"title": "Hi", "channel_id": }}}}"#)
+
+    // camelCase when the object's keys are written so.
+    let camel = try completion(session, #"{"message": {"android": {"notification": {"clickAction": "OPEN", "|"}}}}"#)
+    let camelLabels = camel.items.compactMap { $0["label"] as? String }
+    XCTAssertTrue(camelLabels.contains("channelId") && camelLabels.contains("notificationPriority"), "\(camelLabels)")
+    XCTAssertFalse(camelLabels.contains("channel_id") || camelLabels.contains("clickAction"))
+    // Inside the quotes an editor closed: the name and the closing quote, no quote doubled.
+    XCTAssertEqual(
+      try applying("channelId", of: camel.items, to: camel.text), #"{"message": {"android": {"notification": {"clickAction": "OPEN", "channelId": }}}}"#)
+
+    // A half-typed key with no closing quote, at the end of a broken buffer.
+    let half = try completion(session, "{\"message\": {\"topic\": \"news\",\n  \"android\": {\"notification\": {\"ti|")
+    XCTAssertTrue(half.items.contains { $0["label"] as? String == "ticker" }, "\(half.items.count) items")
+    XCTAssertEqual(try applying("ticker", of: half.items, to: half.text), "{\"message\": {\"topic\": \"news\",\n  \"android\": {\"notification\": {\"ticker\": ")
+    // Renaming a key keeps its ':' and value.
+    let rename = try completion(session, #"{"message": {"android": {"ttl": "60s", "prio|": "NORMAL"}}}"#)
+    XCTAssertEqual(try applying("priority", of: rename.items, to: rename.text), #"{"message": {"android": {"ttl": "60s", "priority": "NORMAL"}}}"#)
+
+    // Enum values, quoted, as EnumMember.
+    let priority = try completion(session, #"{"message": {"android": {"priority": |}}}"#)
+    XCTAssertEqual(priority.items.compactMap { $0["label"] as? String }, [#""NORMAL""#, #""HIGH""#])
+    XCTAssertEqual(priority.items.first?["kind"] as? Int, 20)
+    XCTAssertEqual(try applying(#""HIGH""#, of: priority.items, to: priority.text), #"{"message": {"android": {"priority": "HIGH"}}}"#)
+    let typed = try completion(session, #"{"message": {"android": {"notification": {"notification_priority": "PRIORITY_H|"}}}}"#)
+    XCTAssertTrue(typed.items.contains { $0["label"] as? String == #""PRIORITY_MAX""# }, "\(typed.items)")
+    XCTAssertEqual(
+      try applying(#""PRIORITY_HIGH""#, of: typed.items, to: typed.text), #"{"message": {"android": {"notification": {"notification_priority": "PRIORITY_HIGH"}}}}"#)
+
+    // Nothing where the schema has nothing to say: a map's keys, a plain string's value, a
+    // document that is not an FCM document.
+    XCTAssertEqual(try completion(session, #"{"message": {"data": {"|"}}}"#).items.count, 0)
+    XCTAssertEqual(try completion(session, #"{"message": {"topic": "|"}}"#).items.count, 0)
+    XCTAssertEqual(try completion(session, #"{"name": "app", "version": "1.0.0", "|"}"#, name: "package.json").items.count, 0)
     session.close()
   }
 }

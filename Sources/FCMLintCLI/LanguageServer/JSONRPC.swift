@@ -171,5 +171,7 @@ enum RPCError {
   static let methodNotFound = -32601
   static let invalidParams = -32602
   static let serverNotInitialized = -32002
+  /// LSP 3.17's RequestCancelled: the answer to a request the client cancelled.
+  static let requestCancelled = -32800
   static let invalidRequestAfterShutdown = -32600
 }

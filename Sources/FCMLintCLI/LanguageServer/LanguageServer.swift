@@ -18,8 +18,10 @@ import FCMLintWorkspace
 /// the nearest `.fcmlint.yml`), from the editor's text, not the file on disk. Diagnostics go out
 /// with `textDocument/publishDiagnostics` after open, change and save; a burst of changes is
 /// taken whole before linting (each message read while more are waiting only marks its document).
-/// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes. Requests are answered in
-/// order on one thread.
+/// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes; hover and completion read
+/// the FCM v1 schema (`FieldCompletion`). Requests are answered in order on one thread; before
+/// one is handled, the messages already waiting are read ahead, and a `$/cancelRequest` among
+/// them for it makes its answer RequestCancelled, without its work.
 final class LanguageServer {
   private var reader = MessageReader(fd: 0)
   private let writer = MessageWriter(fd: 1)
@@ -33,39 +35,92 @@ final class LanguageServer {
     /// The diagnostics of the last lint of `text`.
     var diagnostics: [Diagnostic] = []
     var linter: Int? = nil
+    /// Whether the last lint read it as an FCM document (completion is offered only then).
+    var isFCM = false
   }
   private var documents: [String: Document] = [:]
   private var configs: Configurations? = nil
   /// The config's `suppress:` entries, as the command line applies them (no baseline here).
   private let waivers = Waivers(baseline: nil, recording: nil)
   private var configError: String? = nil
-  /// The FCM v1 schema, for hover on field names and values.
+  /// The FCM v1 schema, for hover on field names and values and for completion.
   private lazy var schema: Schema? = (try? RuleSet.loadSchemas(BuiltinRules.schemas))?.schemas.values.first
+  /// Its descriptions, read on the first completion or hover that shows one.
+  private lazy var descriptions: SchemaDescriptions? = BuiltinRules.schemaDescriptions.first.flatMap { SchemaDescriptions(json: $0.json) }
+
+  /// A message as read from standard input: parsed (nil when it is not a JSON-RPC message),
+  /// skipped, or the end of input.
+  private enum Incoming {
+    case message(RPCMessage?)
+    case malformed(String)
+    case end
+  }
+  /// Messages read ahead of the one being handled, in the order they came (see `readAhead`).
+  private var queue: [Incoming] = []
 
   /// Serves until `exit` or the end of input; the process's exit status.
   func run() -> Int32 {
     while true {
-      switch reader.next() {
+      switch queue.isEmpty ? read() : queue.removeFirst() {
       case .end:
         return shutdownRequested ? 0 : 1
       case .malformed(let why):
         log("fcmlint lsp: skipped \(why)")
-      case .message(let body):
-        if let status = handle(body) { return status }
+      case .message(let message):
+        if let status = handle(message) { return status }
       }
-      if !reader.hasPendingInput() { flush() }
+      if queue.isEmpty && !reader.hasPendingInput() { flush() }
     }
   }
 
+  private func read() -> Incoming {
+    switch reader.next() {
+    case .message(let body): return .message(RPCMessage(body))
+    case .malformed(let why): return .malformed(why)
+    case .end: return .end
+    }
+  }
+
+  /// Takes every message already waiting on standard input into `queue`, so a request can see a
+  /// `$/cancelRequest` for it that came after it. Handling order does not change: `run` takes
+  /// the queue first.
+  private func readAhead() {
+    while reader.hasPendingInput() {
+      if case .end? = queue.last { return }
+      queue.append(read())
+    }
+  }
+
+  /// Whether a `$/cancelRequest` waiting in `queue` names the request `id` (the same JSON text:
+  /// 7 and "7" are different ids). The cancel is taken out: it has done its work.
+  private func takeCancel(for id: String) -> Bool {
+    for (index, incoming) in queue.enumerated() {
+      guard case .message(let message?) = incoming, message.id == nil, message.method == "$/cancelRequest",
+        let named = message.value("id"), message.document.kind(named) == .number || message.document.kind(named) == .string,
+        message.document.rawText(named) == id
+      else { continue }
+      queue.remove(at: index)
+      return true
+    }
+    return false
+  }
+
   /// Handles one message; an exit status when it is `exit`.
-  private func handle(_ body: [UInt8]) -> Int32? {
-    guard let message = RPCMessage(body) else {
+  private func handle(_ message: RPCMessage?) -> Int32? {
+    guard let message else {
       writer.send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\(RPCError.parseError),\"message\":\"not a JSON-RPC message\"}}")
       return nil
     }
     guard let method = message.method else { return nil }  // a response to us: we send no requests
     if method == "exit" { return shutdownRequested ? 0 : 1 }
     if let id = message.id {
+      // A request cancelled before it is handled is answered without doing its work; a cancel
+      // for a request already answered, or for no request, is a notification like any other.
+      readAhead()
+      if takeCancel(for: id) {
+        writer.respond(id: id, errorCode: RPCError.requestCancelled, message: "the request was cancelled")
+        return nil
+      }
       if !initialized && method != "initialize" {
         writer.respond(id: id, errorCode: RPCError.serverNotInitialized, message: "the server is not initialized")
         return nil
@@ -81,6 +136,7 @@ final class LanguageServer {
         writer.respond(id: id, result: "null")
       case "textDocument/codeAction": codeActions(id, message)
       case "textDocument/hover": hover(id, message)
+      case "textDocument/completion": complete(id, message)
       default: writer.respond(id: id, errorCode: RPCError.methodNotFound, message: "method not found: \(method)")
       }
       return nil
@@ -117,7 +173,7 @@ final class LanguageServer {
     case "workspace/didChangeWatchedFiles":
       resetConfigs()
     default:
-      break  // initialized, $/cancelRequest (requests are answered in order), $/setTrace...
+      break  // initialized, $/setTrace, and a $/cancelRequest for a request already answered
     }
     return nil
   }
@@ -126,7 +182,8 @@ final class LanguageServer {
     initialized = true
     writer.respond(id: id, result: """
       {"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},\
-      "codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.fcmlint"]},"hoverProvider":true},\
+      "codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.fcmlint"]},"hoverProvider":true,\
+      "completionProvider":{"triggerCharacters":["\\"",":"]}},\
       "serverInfo":{"name":"fcmlint","version":\(JSONText.quote(FCMLintCommand.version))}}
       """)
   }
@@ -172,6 +229,7 @@ final class LanguageServer {
   private func lint(_ uri: String) {
     guard var document = documents[uri] else { return }
     document.dirty = false
+    document.isFCM = false
     defer { documents[uri] = document }
     guard Self.isJSON(uri), let configs = configurations() else {
       document.diagnostics = []
@@ -194,6 +252,7 @@ final class LanguageServer {
       document.diagnostics = []
     } else {
       let outcome = linter.check(bytes: document.text, file: path)
+      document.isFCM = outcome.skipped == nil
       document.diagnostics = waivers.apply(outcome.diagnostics, file: path, suppressions: configs.suppressions[index])
     }
     publish(uri, document.diagnostics, version: document.version)
@@ -289,7 +348,7 @@ final class LanguageServer {
       parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
     }
     if case .success(let parsed) = JSONParser.parse(document.text), let node = Self.innermost(parsed, at: offset) {
-      if let schema, let field = Self.fieldDescription(parsed, node, schema: schema) { parts.append(field) }
+      if let schema, let field = Self.fieldDescription(parsed, node, schema: schema, descriptions: descriptions) { parts.append(field) }
       var maker = JSONDocument.PointerMaker(parsed)
       let pointer = maker.pointer(node)
       parts.append("JSON Pointer: `\(pointer.isEmpty ? "\"\"" : pointer)`")
@@ -302,46 +361,29 @@ final class LanguageServer {
   }
 
   /// What the FCM v1 schema says of the field `node` is (or is in): its name in both spellings,
-  /// its type, the values of an enum, and the message type it belongs to.
-  static func fieldDescription(_ document: JSONDocument, _ node: NodeID, schema: Schema) -> String? {
-    var keys: [String?] = []
-    var current = node
-    while document[current].parent >= 0 {
-      keys.append(document.key(current))
-      current = document[current].parent
+  /// its type, the values of an enum, and the message type it belongs to; then the discovery
+  /// document's description of it.
+  static func fieldDescription(_ document: JSONDocument, _ node: NodeID, schema: Schema, descriptions: SchemaDescriptions? = nil) -> String? {
+    guard let place = SchemaPlace(node, in: document, schema: schema), let field = place.field, let owner = place.owner else { return nil }
+    let line = SchemaPlace.describe(field, owner: owner.name)
+    guard let text = descriptions?.field(owner.name, field.json) else { return line }
+    return line + "\n\n" + text
+  }
+
+  /// Field names and enum values from the FCM v1 schema at the cursor (see `FieldCompletion`);
+  /// none in a document that is not an FCM document, and `[]` when nothing fits.
+  private func complete(_ id: String, _ message: RPCMessage) {
+    guard let uri = message.string("textDocument", "uri"), let document = current(uri), document.isFCM,
+      let index = document.linter, let configs, let schema,
+      let line = message.int("position", "line"), let character = message.int("position", "character"),
+      let offset = Self.byteOffset(line: line, character: character, in: document.text)
+    else {
+      writer.respond(id: id, result: "[]")
+      return
     }
-    keys = document.mount.map { Optional($0) } + keys.reversed()
-    var type = schema.types[schema.root]
-    var field: Schema.Field? = nil
-    var owner = ""
-    for key in keys {
-      guard let key else { continue }  // an array element: the repeated field's own type
-      guard let message = type, let index = message.byName[key] else { return nil }
-      field = message.fields[index]
-      owner = message.name
-      type = field?.refType
-      if field?.kind != .message { type = nil }
-      if key != keys.last ?? nil, type == nil { return nil }  // inside a map or a free-form value
-    }
-    guard let field else { return nil }
-    var kind: String
-    switch field.kind {
-    case .enumeration: kind = "one of " + field.values.map { "`\($0)`" }.joined(separator: ", ")
-    case .message: kind = "an object (`\(field.ref ?? "")`)"
-    case .duration: kind = "a Duration: seconds with an `s`, such as `\"3600s\"`"
-    case .timestamp: kind = "a timestamp in RFC 3339, such as `\"2026-11-26T12:00:00Z\"`"
-    case .map: kind = "an object of string values"
-    case .struct: kind = "any JSON object"
-    case .int64: kind = "an integer (may be written as a string)"
-    case .int32: kind = "an integer"
-    case .float: kind = "a number"
-    case .bool: kind = "`true` or `false`"
-    case .string: kind = "a string"
-    case .any: kind = "any JSON value"
-    }
-    if field.repeated { kind = "a list, each " + kind }
-    let names = field.json == field.proto ? "`\(field.json)`" : "`\(field.proto)` (or `\(field.json)`)"
-    return "\(names) in FCM's `\(owner)`: \(kind)\(field.deprecated ? " (deprecated)" : "")"
+    let completion = FieldCompletion(schema: schema, descriptions: descriptions)
+    let items = completion.items(document.text, at: offset, linter: configs.linters[index])
+    writer.respond(id: id, result: "[" + items.joined(separator: ",") + "]")
   }
 
   /// The deepest node whose key or value holds `offset`.
