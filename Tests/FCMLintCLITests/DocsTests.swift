@@ -43,6 +43,10 @@ extension CLITests {
     let pt = try found(fcmlint(["--docs", "--format", "json", Self.repo("corpus/docs/send-image-pt.txt")]))
     XCTAssertTrue(pt.contains(Found(rule: "json-syntax", line: 94, column: 36, pointer: "")), "\(pt)")
     XCTAssertTrue(pt.contains(Found(rule: "webpush-image-header", line: 113, column: 10, pointer: "/message/webpush/headers/image")), "\(pt)")
+    // Its Node.js sample, read as the SDK sends it: the ".png" in the host name, at the literal's value.
+    XCTAssertTrue(pt.contains(Found(rule: "image-extension", line: 64, column: 14, pointer: "/apns/fcm_options/image")), "\(pt)")
+    XCTAssertTrue(pt.contains(Found(rule: "image-extension-android", line: 54, column: 17, pointer: "/android/notification/image")), "\(pt)")
+    XCTAssertTrue(pt.contains(Found(rule: "webpush-image-header", line: 69, column: 7, pointer: "/webpush/headers/image")), "\(pt)")
     let ja = try found(fcmlint(["--docs", "--format", "json", Self.repo("corpus/docs/send-image-ja.txt")]))
     XCTAssertTrue(ja.contains(Found(rule: "image-url", line: 61, column: 23, pointer: "/message/apns/fcm_options/image")), "\(ja)")
     XCTAssertTrue(ja.contains(Found(rule: "json-syntax", line: 52, column: 35, pointer: "")), "\(ja)")
