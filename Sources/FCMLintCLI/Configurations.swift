@@ -50,16 +50,24 @@ final class Configurations {
     return name == "." || name == ".." ? Path.absolute(file) : (base == "/" ? "/" + name : base + "/" + name)
   }
 
+  /// Whether the linters are kept until the process exits (see `ProcessLifetime`): a run's are;
+  /// the language server's are freed when a config change makes it read its configs again.
+  private let keptUntilExit: Bool
+
   /// `loaded` is the working directory's config, already read (the run reads the built-in pack
   /// once); its linter, made from `base` without overrides, is `linters[0]`.
-  init(sources: RuleSources, base: @escaping (Config) throws -> (options: Linter.Options, maxFileSize: Int), loaded entry: Loaded) throws {
+  init(
+    sources: RuleSources, base: @escaping (Config) throws -> (options: Linter.Options, maxFileSize: Int), loaded entry: Loaded,
+    keptUntilExit: Bool = true
+  ) throws {
     self.sources = sources
     self.base = base
+    self.keptUntilExit = keptUntilExit
     let path = try configPath(forFolder: FileSystem.currentDirectory())
     loaded[path] = entry
     let (options, maxFileSize) = try base(entry.config)
     let linter = Linter(rules: entry.ruleSet, severities: entry.config.severities, options: options)
-    ProcessLifetime.keep(linter)
+    if keptUntilExit { ProcessLifetime.keep(linter) }
     linters = [linter]
     maxFileSizes = [maxFileSize]
     suppressions = [entry.config.suppressions]
@@ -122,7 +130,7 @@ final class Configurations {
     if options.input == nil { options.input = settings.input }
     options.fragment = options.fragment || settings.fragment
     let linter = Linter(rules: entry.ruleSet, severities: settings.severities, options: options)
-    ProcessLifetime.keep(linter)
+    if keptUntilExit { ProcessLifetime.keep(linter) }
     linters.append(linter)
     maxFileSizes.append(maxFileSize)
     suppressions.append(entry.config.suppressions)

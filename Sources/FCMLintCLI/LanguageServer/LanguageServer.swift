@@ -204,7 +204,7 @@ final class LanguageServer {
       let settings = LintSettings()
       configs = try Configurations(
         sources: sources, base: { try settings.linterOptions(for: $0, variables: nil) },
-        loaded: Configurations.Loaded(ruleSet: ruleSet, config: config))
+        loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), keptUntilExit: false)
       configError = nil
     } catch let error as ConfigurationError {
       report(config: "\(error)")
