@@ -22,5 +22,6 @@ let package = Package(
     .executableTarget(name: "fuzz-rules", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-fix", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-fixer", dependencies: ["FuzzSupport"]),
+    .executableTarget(name: "fuzz-docs", dependencies: ["FuzzSupport"]),
   ]
 )

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets in Fuzz/ (address sanitizer on, coverage on every fcmlint module)
 # and runs one of them for a given time:
 #
-#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   TARGET: json, lint, rules, fix, fixer, or all
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   TARGET: json, lint, rules, fix, fixer, docs, or all
 #   scripts/fuzz.sh build                                   build only
 #   scripts/fuzz.sh replay TARGET FILE...                   run inputs once (a crash to reproduce)
 #
@@ -58,7 +58,8 @@ seeds() {
   case "$1" in
     json|lint|fix|fixer) echo "$repo/Fuzz/Corpus/$1 $repo/corpus" ;;
     rules) echo "$repo/Fuzz/Corpus/rules $repo/rules" ;;
-    *) echo "unknown target '$1' (targets: json, lint, rules, fix, fixer)" >&2; exit 2 ;;
+    docs) echo "$repo/Fuzz/Corpus/docs" ;;
+    *) echo "unknown target '$1' (targets: json, lint, rules, fix, fixer, docs)" >&2; exit 2 ;;
   esac
 }
 
@@ -101,20 +102,20 @@ run() {
 }
 
 case "${1:-}" in
-  build) build json lint rules fix fixer ;;
+  build) build json lint rules fix fixer docs ;;
   replay)
     target="$2"; shift 2
     build "$target"
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$(bin "$target")" "$@"
     ;;
-  json|lint|rules|fix|fixer|all)
+  json|lint|rules|fix|fixer|docs|all)
     [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]" >&2; exit 2; }
     target="$1" seconds="$2"
     shift 2
     if [ "$target" = all ]; then
-      build json lint rules fix fixer
+      build json lint rules fix fixer docs
       status=0
-      for t in json lint rules fix fixer; do run "$t" "$seconds" "$@" || status=$?; done
+      for t in json lint rules fix fixer docs; do run "$t" "$seconds" "$@" || status=$?; done
       exit "$status"
     fi
     build "$target"

@@ -192,6 +192,22 @@ final class LanguageServerTests: XCTestCase {
     session.close()
   }
 
+  /// Hover reads the buffer as the linter does: a bare Message under its mount, and a buffer with
+  /// a syntax error past the mistake.
+  func testHoverDescribesFieldsOfBareMessagesAndBrokenBuffers() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("bare.json").absoluteString
+    let text = #"{"token": "t", "android": {"priority": "HIGH",}, "notification": {"title": "Hi"}}"#
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+    _ = try session.diagnostics(for: uri)
+    let offset = (text as NSString).range(of: "title").location + 1
+    let hover = try session.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": offset]])
+    let value = try XCTUnwrap(((hover["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)
+    XCTAssertTrue(value.hasPrefix("`title` in FCM's `Notification`"), value)
+    XCTAssertTrue(value.contains("JSON Pointer: `/notification/title`"), value)
+    session.close()
+  }
+
   func testHostileInputNeverStopsTheServer() throws {
     let session = try start()
     // Not JSON, no Content-Length, a binary buffer, a huge one: answers or nothing, never a crash.

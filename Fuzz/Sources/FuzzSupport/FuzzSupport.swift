@@ -1,3 +1,4 @@
+@_exported import FCMLintDocs
 @_exported import FCMLintEngine
 @_exported import FCMLintFixes
 @_exported import FCMLintFormatters

@@ -347,7 +347,15 @@ final class LanguageServer {
       let summary = rules?.activeRules.first { $0.id == d.rule }?.summary ?? ""
       parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
     }
-    if case .success(let parsed) = JSONParser.parse(document.text), let node = Self.innermost(parsed, at: offset) {
+    // Read as the linter reads it (a bare Message under its mount, past syntax errors), so a
+    // buffer being typed still gets the field's description; other JSON gets its pointer.
+    let parsed: JSONDocument?
+    if document.isFCM, let linter = rules {
+      parsed = FieldCompletion.parse(document.text, around: offset, linter: linter)
+    } else {
+      parsed = try? JSONParser.parse(document.text).get()
+    }
+    if let parsed, let node = Self.innermost(parsed, at: offset) {
       if let schema, let field = Self.fieldDescription(parsed, node, schema: schema, descriptions: descriptions) { parts.append(field) }
       var maker = JSONDocument.PointerMaker(parsed)
       let pointer = maker.pointer(node)
