@@ -81,6 +81,9 @@ public struct DocumentLinter: Sendable {
       else { return nil }
       return node
     }
+    if sample.inline {
+      guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: Self.messageFields.contains) else { return nil }
+    }
     if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true) : linter }
     // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
     // sample (a file like it is linted, so that its syntax error is seen).

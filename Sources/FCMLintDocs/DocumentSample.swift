@@ -122,6 +122,9 @@ public struct DocumentSample: Sendable {
   /// Document offset of the code block the sample is in (of the sample itself in plain text),
   /// which `fcmlint-disable-next-block` markers refer to.
   public var blockStart: Int
+  /// In running text (an HTML `<code>` outside `<pre>`): a sample only when it is a whole
+  /// request or Message, not a part of one.
+  public var inline = false
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
   public var disabled = false
 

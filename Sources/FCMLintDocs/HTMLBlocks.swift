@@ -31,6 +31,12 @@ enum HTMLBlocks {
       let text = decode(view, (tagEnd + 1)..<close)
       let inner = TextView(text, encoding: [.html] + view.encoding)
       let blockStart = view.origin(open)
+      let first = found.samples.count
+      defer {
+        // A `<code>` in running text holds a name or a snippet (`{"mutable-content": 1}`), not a
+        // part of a message to check: only a whole message there is a sample.
+        if name == "code" { for i in first..<found.samples.count { found.samples[i].inline = true } }
+      }
       // The class may sit on a `<code>` inside the `<pre>`.
       let hintEnd = min(close, (view.find(">", in: (tagEnd + 1)..<close).map { $0 + 1 }) ?? tagEnd + 1)
       switch language(view, open..<max(tagEnd + 1, hintEnd)) {
@@ -46,6 +52,18 @@ enum HTMLBlocks {
 
   /// The language a `class` attribute in the tags `range` names, if any.
   static func language(_ view: TextView, _ range: Range<Int>) -> Hint? {
+    // Firebase's pages (devsite) name the language in `syntax="JSON"`, others in a class.
+    for attribute in ["syntax=", "data-language=", "data-lang="] {
+      guard let at = view.find(attribute, in: range, ignoringCase: true) else { continue }
+      var start = at + attribute.utf8.count
+      if start < range.upperBound, view[start] == UInt8(ascii: "\"") || view[start] == UInt8(ascii: "'") { start += 1 }
+      var end = start
+      while end < range.upperBound, view[end] != UInt8(ascii: "\""), view[end] != UInt8(ascii: "'"), view[end] != 0x20, view[end] != UInt8(ascii: ">") { end += 1 }
+      let language = String(decoding: view.bytes[start..<end].map(TextView.lower), as: UTF8.self)
+      if MarkdownBlocks.jsonLanguages.contains(language) { return .json }
+      if MarkdownBlocks.nodeLanguages.contains(language) { return .node }
+      return .other
+    }
     guard let attribute = view.find("class=", in: range, ignoringCase: true) else { return nil }
     var start = attribute + 6
     let quote = start < range.upperBound ? view[start] : 0
