@@ -104,3 +104,29 @@ if precommit try-repo "$repo" fcmlint --files templates/broken.json > "$work/app
 fi
 grep -q "apns-aps-key" "$work/app-bad.log" || { cat "$work/app-bad.log"; echo "pre-commit test: FAILED: no apns-aps-key diagnostic"; exit 1; }
 echo "pre-commit test: the template with a mistake fails with apns-aps-key: ok"
+
+# Documentation pages (issue 19): a README whose samples are fine passes, one with a broken sample
+# fails at the page's own line.
+cat > README.md <<'MD'
+# App
+
+```json
+{"message": {"topic": "news", "notification": {"title": "Hi"}}}
+```
+
+```sh
+npm test
+```
+MD
+printf '# Runbook\n\n```json\n{"message": {"topic": "news",}}\n```\n' > RUNBOOK.md
+git add README.md RUNBOOK.md
+if precommit try-repo "$repo" fcmlint-docs --files README.md > "$work/docs.log" 2>&1; then
+  echo "pre-commit test: a README with good samples passes"
+else
+  cat "$work/docs.log"; echo "pre-commit test: FAILED: the README with good samples did not pass"; exit 1
+fi
+if precommit try-repo "$repo" fcmlint-docs --files RUNBOOK.md > "$work/docs-bad.log" 2>&1; then
+  cat "$work/docs-bad.log"; echo "pre-commit test: FAILED: the page with a broken sample passed"; exit 1
+fi
+grep -q "RUNBOOK.md:4:29: error: trailing comma" "$work/docs-bad.log" || { cat "$work/docs-bad.log"; echo "pre-commit test: FAILED: no json-syntax at the page's line"; exit 1; }
+echo "pre-commit test: a page with a broken sample fails at its own line: ok"
