@@ -137,6 +137,7 @@ extension LintSettings {
     if let stdinFilename, stdinFilename.isEmpty { throw UsageError("--stdin-filename needs a name") }
     if (fix || fixOnly) && fixDryRun { throw UsageError("--fix\(fixOnly ? "-only" : "") and --fix-dry-run exclude each other") }
     if ndjson && fixOnly { throw UsageError("--ndjson streams are linted, not fixed") }
+    if ndjson && docs { throw UsageError("--ndjson streams hold JSON documents, not pages (--docs)") }
     if ndjson && (fix || fixDryRun) { throw UsageError("--ndjson streams are linted, not fixed") }
     if vars != nil && (fix || fixDryRun) { throw UsageError("--vars lints a rendering of the templates, which --fix cannot write back") }
     if ndjson && (baseline != nil || writeBaseline != nil) { throw UsageError("--ndjson streams have no file names to keep a baseline by") }

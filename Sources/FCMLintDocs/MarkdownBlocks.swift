@@ -7,6 +7,9 @@ enum MarkdownBlocks {
   static let jsonLanguages: Set<String> = ["json", "jsonc", "json5", "http", "https", "rest"]
   /// Info strings of Node.js code, whose message literals are read as the Admin SDK sends them.
   static let nodeLanguages: Set<String> = ["js", "javascript", "node", "nodejs", "ts", "typescript", "mjs", "cjs", "jsx", "tsx"]
+  /// Info strings of shell sessions and scripts, searched as plain text (`curl` commands, JSON
+  /// written out by a here-document).
+  static let shellLanguages: Set<String> = ["sh", "bash", "shell", "console", "zsh", "shell-session", "terminal", "text", "txt", "plaintext"]
 
   static func scan(_ view: TextView, into found: inout SampleFinder.Found) {
     var fences: [Range<Int>] = []
@@ -44,7 +47,7 @@ enum MarkdownBlocks {
         // Without a language, a block is a sample only if it is JSON or an HTTP request itself
         // (a block showing Markdown source holds fences and prose).
         JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
-      } else if nodeLanguages.contains(fence.language) {
+      } else if nodeLanguages.contains(fence.language) || shellLanguages.contains(fence.language) {
         PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
       }
       guard end > line else { break }

@@ -1,7 +1,8 @@
 /// Samples in text that has no markup for them: a page saved as text, a code block without a
 /// language, an HTML `<pre>` without a hint.
 ///
-/// - an HTTP request to `.../messages:send`: its JSON body;
+/// - an HTTP request to `.../messages:send`: its JSON body; a `curl` command to it: the JSON of
+///   its `-d '...'` (or `--data`, `--data-raw`, `--data-binary`, `--json`);
 /// - a JSON object that starts a line (after indentation);
 /// - a Node.js message literal: an object literal after `=` or `(` (`const message = {`,
 ///   `send({`), read as the Admin SDK sends it;
@@ -27,6 +28,14 @@ enum PlainText {
         if let body = HTTPRequest.body(view, at: first, in: first..<range.upperBound, sendOnly: true) {
           let end = JSONContent.extent(view, from: body, limit: range.upperBound)
           JSONContent.add(view, body..<end, blockStart: block, into: &found)
+          resume = view.nextLine(from: end - 1)
+        } else if let body = Curl.body(view, line: first, limit: range.upperBound) {
+          let end = JSONContent.extent(view, from: body, limit: range.upperBound)
+          if blockStart == nil { found.blockStarts.append(block) }
+          let text = Curl.placeholders(view.text(body..<end))
+          var sample = DocumentSample(text: text, language: .json, encoding: view.encoding, blockStart: block)
+          sample.elision = Elision.find(in: text.bytes)
+          found.samples.append(sample)
           resume = view.nextLine(from: end - 1)
         } else if view[first] == UInt8(ascii: "{") {
           if blockStart == nil { found.blockStarts.append(block) }
@@ -160,5 +169,94 @@ enum EmbeddedText {
       value = value << 4 | UInt32(digit)
     }
     return value
+  }
+}
+
+/// A `curl` command that sends a message, as READMEs and runbooks write one:
+/// `curl -X POST -H "..." https://fcm.googleapis.com/v1/projects/p/messages:send -d '{...}'`, over
+/// lines joined by backslashes. The body is the JSON in single quotes after the data option.
+enum Curl {
+  static let dataOptions = ["-d", "--data", "--data-raw", "--data-binary", "--json"]
+  /// How far after `curl` the data option is looked for.
+  static let longestCommand = 4096
+
+  /// The body with the shell's splices of variables (`'"$TOKEN"'`, `'"${TOKEN}"'`, `'$TOKEN'`:
+  /// the quote closed, a variable, the quote opened again) written as `${TOKEN}` placeholders, as
+  /// the shell sends them: values not known yet.
+  static func placeholders(_ text: MappedText) -> MappedText {
+    let bytes = text.bytes
+    var out = MappedText(bytes: [], origins: [text.origins[0]])
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == UInt8(ascii: "'"), let (name, length) = splice(bytes, at: i) {
+        out.append(Array("${".utf8) + name + [UInt8(ascii: "}")], standingFor: text.origins[i]..<text.origins[i + length])
+        i += length
+      } else {
+        out.append(bytes[i], from: text.origins[i])
+        i += 1
+      }
+    }
+    out.origins[out.origins.count - 1] = text.origins[bytes.count]
+    return out
+  }
+
+  /// A splice at `offset` (its `'`): the variable's name and the splice's length.
+  private static func splice(_ bytes: [UInt8], at offset: Int) -> ([UInt8], Int)? {
+    var i = offset + 1
+    let quoted = i < bytes.count && bytes[i] == UInt8(ascii: "\"")
+    if quoted { i += 1 }
+    guard i < bytes.count, bytes[i] == UInt8(ascii: "$") else { return nil }
+    i += 1
+    let braced = i < bytes.count && bytes[i] == UInt8(ascii: "{")
+    if braced { i += 1 }
+    let nameStart = i
+    while i < bytes.count, bytes[i] == UInt8(ascii: "_") || (bytes[i] | 0x20 >= UInt8(ascii: "a") && bytes[i] | 0x20 <= UInt8(ascii: "z")) || (bytes[i] >= 0x30 && bytes[i] <= 0x39) {
+      i += 1
+    }
+    let name = Array(bytes[nameStart..<i])
+    guard !name.isEmpty else { return nil }
+    if braced {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "}") else { return nil }
+      i += 1
+    }
+    if quoted {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+      i += 1
+    }
+    guard i < bytes.count, bytes[i] == UInt8(ascii: "'") else { return nil }
+    return (name, i + 1 - offset)
+  }
+
+  /// The offset of the body's `{` when the line at `line` starts a curl command to
+  /// `messages:send` with a single-quoted JSON body.
+  static func body(_ view: TextView, line: Int, limit: Int) -> Int? {
+    var start = line
+    if view.hasPrefix("$ ", at: start) { start += 2 }
+    guard view.hasPrefix("curl ", at: start) else { return nil }
+    // The command: up to a line that does not end in a backslash, or a blank line.
+    var end = view.lineEnd(from: line)
+    var lines = 0
+    while end < limit, end > line, lines < 64 {
+      var last = end - 1
+      while last > line, view[last] == 0x20 || view[last] == 0x09 { last -= 1 }
+      guard view[last] == UInt8(ascii: "\\") else { break }
+      end = view.lineEnd(from: view.nextLine(from: end))
+      lines += 1
+    }
+    let search = start..<min(limit, start + longestCommand)
+    guard view.find("messages:send", in: start..<min(end, search.upperBound)) != nil else { return nil }
+    var i = start
+    while let quote = view.find(" '", in: i..<search.upperBound) {
+      i = quote + 2
+      var option = quote
+      while option > start, view[option - 1] != 0x20, view[option - 1] != 0x09, view[option - 1] != 0x0A { option -= 1 }
+      let name = String(decoding: view.bytes[option..<quote], as: UTF8.self)
+      guard dataOptions.contains(name) else { continue }
+      let first = view.skipBlanks(from: quote + 2)
+      var body = first
+      while body < limit, JSONContent.isWhitespace(view[body]) { body += 1 }
+      return body < limit && view[body] == UInt8(ascii: "{") ? body : nil
+    }
+    return nil
   }
 }

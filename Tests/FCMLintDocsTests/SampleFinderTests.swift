@@ -113,6 +113,22 @@ final class SampleFinderTests: XCTestCase {
     XCTAssertEqual(bytes[found[2].text.origins[key] + 2], UInt8(ascii: "m"))
   }
 
+  func testCurlCommandsInShellBlocks() {
+    let page = """
+      ```console
+      $ curl -H "Content-Type: application/json" \\
+          https://fcm.googleapis.com/v1/projects/p/messages:send \\
+          --data-binary '{"message": {"topic": "a"}}'
+      ```
+
+      ```bash
+      curl https://example.com/other -d '{"message": {"topic": "not fcm"}}'
+      echo '{"message": {"topic": "b"}}' | jq .
+      ```
+      """
+    XCTAssertEqual(samples(page, .markdown).map(text), [#"{"message": {"topic": "a"}}"#])
+  }
+
   func testElisionsAreFoundOutsideStringsOnly() {
     let cases: [(String, Int?)] = [
       (#"{"a": "x...y", "b": 1}"#, nil),
