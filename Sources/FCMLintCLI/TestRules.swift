@@ -73,6 +73,8 @@ struct InitSettings {
 
     # fragment: true                  # the files are fragments: the sender adds the target
 
+    # docs: true                      # also lint the message samples in Markdown, HTML and .txt pages
+
     # overrides:                      # settings for some files; later entries win
     #   - files: ["templates/**"]
     #     rules: {data-string-values: warning}
