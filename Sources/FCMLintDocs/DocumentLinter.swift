@@ -84,7 +84,7 @@ public struct DocumentLinter: Sendable {
     if sample.inline {
       guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: Self.messageFields.contains) else { return nil }
     }
-    if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true) : linter }
+    if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true, openRoot: true) : linter }
     // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
     // sample (a file like it is linted, so that its syntax error is seen).
     guard let keys = TopLevelKeys.scan(bytes), !keys.isEmpty else { return nil }
@@ -97,7 +97,7 @@ public struct DocumentLinter: Sendable {
     }
     switch verdict {
     case .fcm(.request) where !sample.wrapped: return linter
-    case .fcm(let kind): return linter.reading(kind, fragment: true)
+    case .fcm(let kind): return linter.reading(kind, fragment: true, openRoot: sample.wrapped)
     case .other: return nil
     }
   }

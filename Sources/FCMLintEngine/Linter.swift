@@ -18,6 +18,10 @@ public struct Linter: Sendable {
     public var placeholders: PlaceholderSyntax = .default
     /// Sample values to render templates with before linting them (`--vars`; see `TemplateVariables`).
     public var variables: TemplateVariables? = nil
+    /// The documents show a member of a message alone (a page's `"apns": {...}`, put between
+    /// braces): the message's other members are not known, so nothing is reported for lacking
+    /// them (see `TemplateMarks.openObjects`).
+    public var openRoot = false
     public init() {}
   }
 
@@ -30,10 +34,11 @@ public struct Linter: Sendable {
 
   /// This linter, reading its documents as `input` (nil: decided per document), as fragments or not.
   /// The rules stay compiled once: documentation samples of several kinds share them.
-  public func reading(_ input: InputKind?, fragment: Bool, placeholders: PlaceholderSyntax? = nil) -> Linter {
+  public func reading(_ input: InputKind?, fragment: Bool, openRoot: Bool = false, placeholders: PlaceholderSyntax? = nil) -> Linter {
     var linter = self
     linter.options.input = input
     linter.options.fragment = fragment
+    linter.options.openRoot = openRoot
     if let placeholders { linter.options.placeholders = placeholders }
     return linter
   }
@@ -159,9 +164,18 @@ public struct Linter: Sendable {
     let parsed = JSONParser.parse(bytes, options: JSONParser.Options(
       maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, templateTags: templated ? syntax.templateTags : nil))
     guard case .success(var document) = parsed else { return parsed }
-    document.mount = (options.input ?? DocumentClassifier.kind(document)).mount
+    let kind = options.input ?? DocumentClassifier.kind(document)
+    document.mount = kind.mount
     // Control tags alone make a template too: members in their blocks may not be rendered.
     if templated { document.templates = syntax.marks(document) ?? (document.controlTags.isEmpty ? nil : TemplateMarks()) }
+    // A part of a message is read as a template is: what it does not show is not known, and
+    // a rule is reported only for what it is sure of.
+    if kind.isPart || options.openRoot {
+      var marks = document.templates ?? TemplateMarks()
+      marks.outsideUnknown = kind.isPart
+      if options.openRoot { marks.openObjects.insert(JSONDocument.root) }
+      document.templates = marks
+    }
     return .success(document)
   }
 

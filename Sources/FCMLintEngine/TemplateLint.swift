@@ -81,7 +81,12 @@ extension LintPlan.Check {
     }
     if let field {
       if field.isSingular {
-        if let target = field.resolveOne(in: context.document, from: node) { visit(target) }
+        if let target = field.resolveOne(in: context.document, from: node) {
+          visit(target)
+        } else if context.document.templates?.outsideUnknown == true {
+          // A path out of a part of a message: what is there is not known.
+          undecided = true
+        }
       } else {
         field.forEachResolution(in: context.document, from: node) { visit($0) }
       }

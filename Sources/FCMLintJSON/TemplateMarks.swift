@@ -9,10 +9,16 @@ public struct TemplateMarks: Sendable {
   public var partial: [NodeID: [Range<Int>]] = [:]
   /// Member nodes whose key is (or holds) a placeholder.
   public var keys: Set<NodeID> = []
+  /// Objects that may hold members the document does not show: the message around a member a
+  /// page shows alone (`"apns": {...}`).
+  public var openObjects: Set<NodeID> = []
+  /// What lies outside the document's mount is not known: the document is a part of a message
+  /// (an ApnsConfig or an `aps` dictionary alone), whose other parts are elsewhere.
+  public var outsideUnknown = false
 
   public init() {}
 
-  public var isEmpty: Bool { unknown.isEmpty && partial.isEmpty && keys.isEmpty }
+  public var isEmpty: Bool { unknown.isEmpty && partial.isEmpty && keys.isEmpty && openObjects.isEmpty && !outsideUnknown }
 }
 
 extension JSONDocument {
@@ -44,7 +50,7 @@ extension JSONDocument {
   /// Whether an object or array may hold members or elements the template does not show: an
   /// include tag (`{{> partial}}`) stands in it.
   public func mayHoldUnseenMembers(_ id: NodeID) -> Bool {
-    controlTags.contains { $0.includes && $0.container == id }
+    controlTags.contains { $0.includes && $0.container == id } || templates?.openObjects.contains(id) == true
   }
 
   /// Whether a member missing from `nearest` (where a path broke off) may still be there once

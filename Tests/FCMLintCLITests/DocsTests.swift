@@ -131,6 +131,35 @@ extension CLITests {
     XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("guide.md"), encoding: .utf8), page)
   }
 
+  /// A part of a message is checked for what it shows: what it needs from the parts the page
+  /// does not show (an alert in the message's notification) is not reported missing.
+  func testPartsAreNotFaultedForWhatThePageDoesNotShow() throws {
+    let page = """
+      Set the Apple options:
+
+      ```json
+      "apns": {
+        "payload": {"aps": {"mutable-content": 1}},
+        "fcm_options": {"image": "https://foo.bar/pizza-monster.png"}
+      }
+      ```
+
+      ```json
+      {"headers": {"apns-priority": "10"}, "payload": {"aps": {"mutable-content": 1}}}
+      ```
+
+      ```json
+      {"mutable-content": 1, "badge": "one"}
+      ```
+      """
+    let run = try fcmlint(["--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(page.utf8)))
+    XCTAssertEqual(try found(run), [Found(rule: "apns-aps-value", line: 15, column: 33, pointer: "/badge")])
+    // As files, the same parts: --input apns-config reads an ApnsConfig alone the same way.
+    let root = try temporaryDirectory()
+    try write(#"{"headers": {"apns-priority": "10"}, "payload": {"aps": {"mutable-content": 1}}}"#, to: root.appendingPathComponent("apns.json"))
+    XCTAssertEqual(try fcmlint(["--input", "apns-config", "apns.json"], in: root).status, 0)
+  }
+
   func testElisionsMarkersAndPartsOfMessages() throws {
     let page = """
       ```json

@@ -35,8 +35,14 @@ struct AtLeastOne: RuleFunction {
     let list = paths.map(\.description).joined(separator: ", ")
     var finding = Finding(target, detail: "none of \(list) is set", ["paths": list])
     // In a template, a path that breaks off at a placeholder or beside an include may be set.
-    if document.templates != nil {
+    // So may one out of a part of a message (an `aps` dictionary alone), or missing from the
+    // message around a member shown alone.
+    if let templates = document.templates {
       for path in paths where !finding.uncertain {
+        if templates.outsideUnknown, path.isSingular, path.resolveOne(in: document, from: context.given) == nil {
+          finding.uncertain = true
+          break
+        }
         path.forEachResolution(in: document, from: context.given) { resolution in
           if case .missing(let nearest, _) = resolution, document.mayHoldMissingMember(nearest) { finding.uncertain = true }
         }
