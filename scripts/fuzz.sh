@@ -39,8 +39,16 @@ libfuzzer() {
 # (-sanitize=fuzzer, given to the frontend only, so the driver does not link libFuzzer's main)
 # and the address sanitizer (the system libyaml is prebuilt, so not instrumented).
 build() {
-  local target archive
+  local target archive stamp
   archive="$(libfuzzer)"
+  # A build over objects from other sources once linked a stale layout of a changed struct (a
+  # "crash" no clean build reproduced): the build starts clean whenever the sources changed.
+  stamp="$( (git -C "$repo" rev-parse HEAD; git -C "$repo" diff HEAD -- Sources Fuzz Package.swift) | cksum)"
+  if [ "$(cat "$scratch/.sources" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
+    echo "$stamp" > "$scratch/.sources"
+  fi
   for target in "$@"; do
     echo "building fuzz-$target (release, address sanitizer, libFuzzer coverage)..." >&2
     swift build --package-path Fuzz --scratch-path "$scratch" -c release --product "fuzz-$target" \
