@@ -569,45 +569,27 @@ extension LintSettings {
     // What --fix echoes for standard input that is not linted: the bytes as they came.
     let unchanged = fix ? bytes : nil
     if case .standardInput(_, ignored: true) = input { return Result(read: false, fixedBytes: unchanged) }
-    if let format { return lintPage(input, bytes, name: name, format: format, DocumentLinter(linter: linter)) }
-    let checked = linter.check(bytes: bytes, file: name)
+    // A page's samples are checked and fixed as a file is, through DocumentLinter.
+    let page = format.map { (DocumentLinter(linter: linter), $0) }
+    let checked: (diagnostics: [Diagnostic], skipped: String?)
+    if let (docs, format) = page {
+      let outcome = docs.check(bytes: bytes, file: name, format: format)
+      checked = (outcome.diagnostics, outcome.skipped)
+    } else {
+      let outcome = linter.check(bytes: bytes, file: name)
+      checked = (outcome.diagnostics, outcome.skipped)
+    }
     if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
     guard fix || fixDryRun else { return Result(diagnostics: checked.diagnostics) }
 
-    let outcome = Fixer(linter: linter).fix(bytes: bytes, file: name)
+    let outcome = page.map { docs, format in docs.fix(bytes: bytes, file: name, format: format) } ?? Fixer(linter: linter).fix(bytes: bytes, file: name)
     var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes, refused: outcome.refused)
     guard outcome.bytes != bytes else { return result }
     if fixDryRun {
       result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
     } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
       // Not written: report what the file still holds.
-      result = Result(diagnostics: linter.lint(bytes: bytes, file: name), error: FileSystem.IOError(path: failure.path, message: failure.message))
-    }
-    return result
-  }
-}
-
-extension LintSettings {
-  /// A documentation page: its samples linted, or fixed in place.
-  func lintPage(_ input: Input, _ bytes: [UInt8], name: String, format: DocumentFormat, _ linter: DocumentLinter) -> Result {
-    let unchanged = fix ? bytes : nil
-    guard fix || fixDryRun else {
-      let checked = linter.check(bytes: bytes, file: name, format: format)
-      if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
-      return Result(diagnostics: checked.diagnostics)
-    }
-    let outcome = linter.fix(bytes: bytes, file: name, format: format)
-    if outcome.fixed == 0, let reason = linter.check(bytes: bytes, file: name, format: format).skipped {
-      return Result(read: false, fixedBytes: unchanged, skipped: reason)
-    }
-    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes, refused: outcome.refused)
-    guard outcome.bytes != bytes else { return result }
-    if fixDryRun {
-      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
-    } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
-      result = Result(
-        diagnostics: linter.check(bytes: bytes, file: name, format: format).diagnostics,
-        error: FileSystem.IOError(path: failure.path, message: failure.message))
+      result = Result(diagnostics: checked.diagnostics, error: FileSystem.IOError(path: failure.path, message: failure.message))
     }
     return result
   }

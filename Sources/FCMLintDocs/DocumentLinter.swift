@@ -7,8 +7,33 @@ import FCMLintJSON
 /// to the page's own bytes, lines and columns.
 public struct DocumentLinter: Sendable {
   public let linter: Linter
+  private let vocabulary: Vocabulary
 
-  public init(linter: Linter) { self.linter = linter }
+  public init(linter: Linter) {
+    self.linter = linter
+    vocabulary = Vocabulary(linter)
+  }
+
+  /// What a sample's top-level keys are told by, from what the rules know of FCM: the fields of
+  /// Message and ApnsConfig in the schema, and the aliases file's `ApsKeys` and
+  /// `ApsDictionaryKeys`.
+  struct Vocabulary: Sendable {
+    var messageFields: Set<String> = []
+    var apnsConfigFields: Set<String> = []
+    var apsKeys: Set<String>
+    var apsDictionaryKeys: Set<String>
+
+    init(_ linter: Linter) {
+      func fields(_ type: String) -> Set<String> {
+        guard let type = linter.resources.schemas.values.lazy.compactMap({ $0.types[type] }).first else { return [] }
+        return Set(type.fields.filter { !$0.outputOnly }.flatMap { [$0.json, $0.proto] })
+      }
+      messageFields = fields("Message")
+      apnsConfigFields = fields("ApnsConfig")
+      apsKeys = Set(linter.aliases.strings("ApsKeys") ?? [])
+      apsDictionaryKeys = Set(linter.aliases.strings("ApsDictionaryKeys") ?? [])
+    }
+  }
 
   /// The rule of the info diagnostic at an elision.
   public static let elidedSampleRule = "elided-sample"
@@ -77,19 +102,19 @@ public struct DocumentLinter: Sendable {
     if sample.language == .nodeLiteral {
       let node = linter.reading(.message, fragment: true, placeholders: .default)
       guard case .success(let document) = node.parse(bytes), case .fcm(.message) = DocumentClassifier.classify(document),
-        let keys = TopLevelKeys.scan(bytes), keys.contains(where: Self.messageFields.contains)
+        let keys = TopLevelKeys.scan(bytes), keys.contains(where: vocabulary.messageFields.contains)
       else { return nil }
       return node
     }
     if sample.inline {
-      guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: Self.messageFields.contains) else { return nil }
+      guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: vocabulary.messageFields.contains) else { return nil }
     }
     if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true, openRoot: true) : linter }
     // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
     // sample (a file like it is linted, so that its syntax error is seen).
     guard let keys = TopLevelKeys.scan(bytes), !keys.isEmpty else { return nil }
     // An `aps` dictionary alone has keys the classifier takes for a misplaced Message's.
-    if let part = Self.part(keys) { return linter.reading(part, fragment: true) }
+    if let part = part(keys) { return linter.reading(part, fragment: true) }
     let verdict: DocumentClassifier.Verdict
     switch linter.parse(bytes) {
     case .success(let document): verdict = DocumentClassifier.classify(document)
@@ -102,25 +127,15 @@ public struct DocumentLinter: Sendable {
     }
   }
 
-  /// The part of a message a sample's top-level keys make, when the classifier finds none.
-  static func part(_ keys: [String]) -> InputKind? {
+  /// The part of a message a sample's top-level keys make, when the classifier finds none: an
+  /// ApnsConfig alone (with a payload or headers), or an `aps` dictionary alone (with a key that
+  /// tells one).
+  func part(_ keys: [String]) -> InputKind? {
     guard !keys.isEmpty else { return nil }
-    if keys.allSatisfy(apnsConfigKeys.contains), keys.contains("payload") || keys.contains("headers") { return .apnsConfig }
-    if keys.allSatisfy(apsKeys.contains), keys.contains(where: apsDistinctiveKeys.contains) { return .aps }
+    if keys.allSatisfy(vocabulary.apnsConfigFields.contains), keys.contains("payload") || keys.contains("headers") { return .apnsConfig }
+    if keys.allSatisfy(vocabulary.apsKeys.contains), keys.contains(where: vocabulary.apsDictionaryKeys.contains) { return .aps }
     return nil
   }
-
-  /// The Message's own fields, as the Node.js SDK writes them (the JSON keeps its spelling).
-  static let messageFields: Set<String> = [
-    "token", "topic", "condition", "fid", "notification", "android", "apns", "webpush", "data", "fcm_options", "fcmOptions",
-  ]
-  static let apnsConfigKeys: Set<String> = ["headers", "payload", "fcm_options", "fcmOptions", "live_activity_token", "liveActivityToken"]
-  static let apsKeys: Set<String> = [
-    "alert", "badge", "sound", "content-available", "mutable-content", "category", "thread-id", "target-content-id",
-    "interruption-level", "relevance-score", "filter-criteria", "stale-date", "content-state", "timestamp", "event",
-    "dismissal-date", "attributes-type", "attributes", "input-push-token", "input-push-channel",
-  ]
-  static let apsDistinctiveKeys: Set<String> = ["alert", "badge", "sound", "content-available", "mutable-content", "thread-id", "interruption-level"]
 
   /// A sample's diagnostic at the page's own place; its fix too, when the sample's text is the
   /// page's (a Node.js literal's JSON is not; an elided sample is not fixed).
@@ -159,20 +174,13 @@ public struct DocumentLinter: Sendable {
     return placed
   }
 
-  public struct FixOutcome: Sendable {
-    public var bytes: [UInt8]
-    public var fixed: Int
-    /// What remains, against the fixed page.
-    public var diagnostics: [Diagnostic]
-    public var refused: [String]
-  }
-
   /// Fixes every sample that can be fixed, editing only its bytes of the page. Each sample is
   /// fixed as a file would be, and its edits are written into the page through the sample's map
   /// (last sample first, so earlier samples keep their places). The page is then searched again:
   /// a sample that does not read back exactly as fixed (an edit that changed how the page is
   /// read) has its fixes withdrawn, and the others are written again without it.
-  public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> FixOutcome {
+  /// The result is a file's (`passes` empty: the edits are the samples', not the page's).
+  public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> Fixer.Result {
     let samples = SampleFinder.samples(in: original, format: format)
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
@@ -209,12 +217,12 @@ public struct DocumentLinter: Sendable {
           refused.append("sample at line \(locator.position(of: samples[index].start).line): its fixes could not be written into the page, which keeps it as it was")
         }
         let diagnostics = check(bytes: page, file: file, format: format).diagnostics
-        return FixOutcome(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
+        return Fixer.Result(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
       }
       withdrawn.formUnion(mismatched)
     }
     refused.append("the fixes of this page's samples could not be written into it: it is left as it was")
-    return FixOutcome(bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics, refused: refused)
+    return Fixer.Result(bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics, refused: refused)
   }
 
   /// Replays a sample's fix passes on the page through the sample's map, keeping the map up to

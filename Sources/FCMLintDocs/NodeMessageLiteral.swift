@@ -1,3 +1,5 @@
+import FCMLintEngine
+
 /// A message of the Node.js Admin SDK written in a documentation sample as a JavaScript or
 /// TypeScript object literal (`const message = { notification: { imageUrl: '...' }, ... }`),
 /// read as the JSON the SDK sends for it, so that the rules check what FCM receives and their
@@ -512,30 +514,12 @@ struct LiteralParser {
   /// bytes).
   static let longestPlaceholderText = 200
 
-  /// Words that make a `{{...}}` tag a template's control tag or include rather than a value
-  /// (`PlaceholderSyntax.isControl` and `isInclude`): an expression starting with one is written
-  /// `{{js: ...}}`.
-  static let controlWords: Set<String> = [
-    "else", "end", "if", "range", "with", "define", "block", "break", "continue", "each", "unless", "template", "include", "call",
-    "import",
-  ]
-
   /// Appends `{{expression}}` for the source `range`: braces dropped so that it stays one
   /// placeholder, white space and line breaks as one space, `{{value}}` when nothing is left,
-  /// `{{js: ...}}` when the text would read as a template's control tag (`{{/regex/}}`,
-  /// `{{template.body}}`).
+  /// `{{js: ...}}` when the text would read as a template's control tag or include
+  /// (`{{/regex/}}`, `{{template.body}}`: `PlaceholderSyntax.isValueTag` decides, as the linter will).
   func appendPlaceholder(_ range: Range<Int>, anchor: Int, to text: inout MappedText) {
-    let brace = [UInt8(ascii: "{"), UInt8(ascii: "{")]
-    text.append(brace, standingFor: anchor..<anchor)
-    var first = range.lowerBound
-    while first < range.upperBound, "-~{}$( \t\n\r".utf8.contains(source[first]) { first += 1 }
-    if first < range.upperBound {
-      var wordEnd = first
-      while wordEnd < range.upperBound, (source[wordEnd] | 0x20) >= 0x61, (source[wordEnd] | 0x20) <= 0x7A { wordEnd += 1 }
-      if "#/^!>%".utf8.contains(source[first]) || Self.controlWords.contains(String(decoding: source[first..<wordEnd], as: UTF8.self)) {
-        text.append(Array("js: ".utf8), standingFor: anchor..<anchor)
-      }
-    }
+    var inner = MappedText(bytes: [], origins: [anchor])
     var written = 0
     var pendingSpace: Int? = nil
     var i = range.lowerBound
@@ -553,16 +537,20 @@ struct LiteralParser {
       // Stop before the limit, at the start of a character.
       if written >= Self.longestPlaceholderText, c & 0xC0 != 0x80 { break }
       if let space = pendingSpace {
-        text.append(UInt8(ascii: " "), from: space)
+        inner.append(UInt8(ascii: " "), from: space)
         written += 1
         pendingSpace = nil
       }
-      text.append(c, from: i)
+      inner.append(c, from: i)
       written += 1
       i += 1
     }
-    if written == 0 { text.append(Array("value".utf8), standingFor: anchor..<anchor) }
-    text.append([UInt8(ascii: "}"), UInt8(ascii: "}")], standingFor: anchor..<range.upperBound)
+    if written == 0 { inner.append(Array("value".utf8), standingFor: anchor..<anchor) }
+    let open = [UInt8(ascii: "{"), UInt8(ascii: "{")], close = [UInt8(ascii: "}"), UInt8(ascii: "}")]
+    text.append(open, standingFor: anchor..<anchor)
+    if !PlaceholderSyntax.isValueTag(open + inner.bytes + close) { text.append(Array("js: ".utf8), standingFor: anchor..<anchor) }
+    for (k, byte) in inner.bytes.enumerated() { text.append(byte, from: inner.origins[k]) }
+    text.append(close, standingFor: anchor..<range.upperBound)
   }
 
   // MARK: Tokens

@@ -1,3 +1,5 @@
+import FCMLintJSON
+
 /// Samples in text that has no markup for them: a page saved as text, a code block without a
 /// language, an HTML `<pre>` without a hint.
 ///
@@ -107,68 +109,27 @@ enum EmbeddedText {
     }
   }
 
-  /// The string's contents with its escapes decoded, each byte mapped to the document; nil when
-  /// it holds no line break (not a page).
+  /// The string's contents with its escapes decoded (`JSONStringDecoder`), each byte mapped to
+  /// the document; nil when it holds no line break (not a page).
   static func decode(_ view: TextView, _ range: Range<Int>) -> MappedText? {
     var text = MappedText(bytes: [], origins: [view.origin(range.lowerBound)])
+    let contents = view.bytes[range]
     var lines = 0
+    var decoded: [UInt8] = []
     var i = range.lowerBound
     while i < range.upperBound {
-      let byte = view[i]
-      guard byte == UInt8(ascii: "\\"), i + 1 < range.upperBound else {
-        text.append(byte, from: view.origin(i))
+      decoded.removeAll(keepingCapacity: true)
+      // An invalid escape stands for itself, as the page shows it.
+      guard view[i] == UInt8(ascii: "\\"), let length = JSONStringDecoder.decodeEscape(contents, at: i, into: &decoded) else {
+        text.append(view[i], from: view.origin(i))
         i += 1
         continue
       }
-      let escape = view[i + 1]
-      var length = 2
-      var decoded: [UInt8]
-      switch escape {
-      case UInt8(ascii: "n"):
-        decoded = [0x0A]
-        lines += 1
-      case UInt8(ascii: "r"): decoded = [0x0D]
-      case UInt8(ascii: "t"): decoded = [0x09]
-      case UInt8(ascii: "b"): decoded = [0x08]
-      case UInt8(ascii: "f"): decoded = [0x0C]
-      case UInt8(ascii: "u"):
-        guard i + 6 <= range.upperBound, let unit = hex(view, (i + 2)..<(i + 6)) else {
-          decoded = [escape]
-          break
-        }
-        length = 6
-        var scalar = unit
-        // A surrogate pair is one character.
-        if unit >= 0xD800, unit < 0xDC00, i + 12 <= range.upperBound, view[i + 6] == UInt8(ascii: "\\"), view[i + 7] == UInt8(ascii: "u"),
-          let low = hex(view, (i + 8)..<(i + 12)), low >= 0xDC00, low < 0xE000
-        {
-          scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-          length = 12
-        }
-        decoded = Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
-      default:
-        decoded = [escape]
-      }
+      if decoded == [0x0A] { lines += 1 }
       text.append(decoded, standingFor: view.origin(i)..<view.origin(i + length))
       i += length
     }
     return lines > 0 ? text : nil
-  }
-
-  private static func hex(_ view: TextView, _ range: Range<Int>) -> UInt32? {
-    var value: UInt32 = 0
-    for i in range {
-      let byte = view[i]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
   }
 }
 

@@ -100,6 +100,16 @@ public struct Aliases: Sendable {
     return paths.map { $0 + reference.rest }
   }
 
+  /// The strings of a list definition (`ApsKeys`), or nil when there is none of that name: for
+  /// code that needs what the rules know (which keys an `aps` dictionary has).
+  public func strings(_ name: String) -> [String]? {
+    guard let definition = definitions[name] else { return nil }
+    return definition.oneOrMany(what: name).compactMap { item in
+      if case .scalar(let text, .string, _) = item.node { return text }
+      return nil
+    }
+  }
+
   /// The definition `value` names (`'#Name'`), or `value` itself when it names none.
   func definition(_ value: DataValue) throws(ConfigurationError) -> DataValue {
     guard case .scalar(let text, .string, _) = value.node, text.hasPrefix("#"), Self.isName(String(text.dropFirst())) else { return value }

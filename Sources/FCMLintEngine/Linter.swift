@@ -31,6 +31,10 @@ public struct Linter: Sendable {
   public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
   private let syntaxRule: Rule?
   public private(set) var options: Options
+  /// The schemas and the aliases file's names the rules were loaded with: what the rules know of
+  /// FCM, for code that needs it outside a rule (the parts of a message a documentation sample shows).
+  public let resources: RuleResources
+  public let aliases: Aliases
 
   /// This linter, reading its documents as `input` (nil: decided per document), as fragments or not.
   /// The rules stay compiled once: documentation samples of several kinds share them.
@@ -45,6 +49,8 @@ public struct Linter: Sendable {
 
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
+    resources = ruleSet.resources
+    aliases = ruleSet.aliases
     var active: [Rule] = []
     for var rule in ruleSet.rules {
       if let override = severities[rule.id] {

@@ -165,6 +165,11 @@ public struct PlaceholderSyntax: Sendable {
     }
   }
 
+  /// Whether `{{...}}` text reads as a value placeholder, not as a control tag or an include.
+  public static func isValueTag(_ tag: [UInt8]) -> Bool {
+    tag.withUnsafeBufferPointer { !isInclude($0) && !isControl($0) }
+  }
+
   /// Whether a control tag inserts text of its own: a Mustache partial (`{{> name}}`), a Jinja
   /// include or macro call (`{% include %}`), a Go template call (`{{template "x"}}`).
   static func isInclude(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -35,6 +35,14 @@ public struct Fixer: Sendable {
     /// them on the original gives `bytes`, so every byte outside them is the original's (the
     /// fixer fuzz target checks exactly that).
     public var passes: [[TextEdit]] = []
+
+    public init(bytes: [UInt8], fixed: Int, diagnostics: [Diagnostic], refused: [String] = [], passes: [[TextEdit]] = []) {
+      self.bytes = bytes
+      self.fixed = fixed
+      self.diagnostics = diagnostics
+      self.refused = refused
+      self.passes = passes
+    }
   }
 
   public func fix(bytes original: [UInt8], file: String) -> Result {

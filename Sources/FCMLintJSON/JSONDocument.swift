@@ -621,7 +621,7 @@ public enum JSONPointer {
 
 /// Decodes the escapes of a string literal's contents. Lone surrogate escapes (valid JSON syntax,
 /// but not Unicode) decode to U+FFFD, the replacement character.
-enum JSONStringDecoder {
+public enum JSONStringDecoder {
   static func decode(_ bytes: ArraySlice<UInt8>) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
@@ -634,52 +634,66 @@ enum JSONStringDecoder {
         i += 1
         continue
       }
-      let e = bytes[i + 1]
-      i += 2
-      switch e {
-      case UInt8(ascii: "b"): out.append(0x08)
-      case UInt8(ascii: "f"): out.append(0x0C)
-      case UInt8(ascii: "n"): out.append(0x0A)
-      case UInt8(ascii: "r"): out.append(0x0D)
-      case UInt8(ascii: "t"): out.append(0x09)
-      case UInt8(ascii: "u"):
-        var scalar = hex4(bytes, i)
-        i += 4
-        if (0xD800..<0xDC00).contains(scalar) {
-          // A high surrogate is a pair only when a low surrogate escape follows.
-          if i + 6 <= end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
-            let low = hex4(bytes, i + 2)
-            if (0xDC00..<0xE000).contains(low) {
-              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-              i += 6
-            } else {
-              scalar = 0xFFFD
-            }
-          } else {
-            scalar = 0xFFFD
-          }
-        } else if (0xDC00..<0xE000).contains(scalar) {
-          scalar = 0xFFFD
-        }
-        appendUTF8(UInt32(scalar), to: &out)
-      default: out.append(e)  // '"', '\\' and '/' stand for themselves
-      }
+      // The parser has checked every escape.
+      i += decodeEscape(bytes, at: i, into: &out) ?? 2
     }
     return String(decoding: out, as: UTF8.self)
   }
 
-  static func hex4(_ bytes: ArraySlice<UInt8>, _ at: Int) -> Int {
+  /// Decodes the escape that starts at `i` (a backslash) into `out`: how many bytes it took (a
+  /// surrogate pair's two escapes are one character), or nil, with nothing written, when it is
+  /// not a valid escape (text that was never parsed, such as a page's JSON blob).
+  public static func decodeEscape(_ bytes: ArraySlice<UInt8>, at i: Int, into out: inout [UInt8]) -> Int? {
+    let end = bytes.endIndex
+    guard i + 1 < end, bytes[i] == UInt8(ascii: "\\") else { return nil }
+    switch bytes[i + 1] {
+    case UInt8(ascii: "b"): out.append(0x08)
+    case UInt8(ascii: "f"): out.append(0x0C)
+    case UInt8(ascii: "n"): out.append(0x0A)
+    case UInt8(ascii: "r"): out.append(0x0D)
+    case UInt8(ascii: "t"): out.append(0x09)
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(bytes[i + 1])
+    case UInt8(ascii: "u"):
+      guard let high = hex4(bytes, i + 2) else { return nil }
+      var scalar = high
+      var length = 6
+      if (0xD800..<0xDC00).contains(high) {
+        // A high surrogate is a pair only when a low surrogate escape follows.
+        if i + 12 <= end, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"), let low = hex4(bytes, i + 8),
+          (0xDC00..<0xE000).contains(low)
+        {
+          scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+          length = 12
+        } else {
+          scalar = 0xFFFD
+        }
+      } else if (0xDC00..<0xE000).contains(high) {
+        scalar = 0xFFFD
+      }
+      appendUTF8(UInt32(scalar), to: &out)
+      return length
+    default: return nil
+    }
+    return 2
+  }
+
+  /// The four hex digits at `at`, or nil.
+  static func hex4(_ bytes: ArraySlice<UInt8>, _ at: Int) -> Int? {
+    guard at + 4 <= bytes.endIndex else { return nil }
     var value = 0
-    for k in 0..<4 { value = value << 4 | hexValue(bytes[at + k]) }
+    for k in 0..<4 {
+      guard let digit = hexValue(bytes[at + k]) else { return nil }
+      value = value << 4 | digit
+    }
     return value
   }
 
-  static func hexValue(_ b: UInt8) -> Int {
+  static func hexValue(_ b: UInt8) -> Int? {
     switch b {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(b - UInt8(ascii: "0"))
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(b - UInt8(ascii: "a") + 10)
     case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(b - UInt8(ascii: "A") + 10)
-    default: return 0
+    default: return nil
     }
   }
 
