@@ -33,8 +33,18 @@ public struct Linter: Sendable {
   public private(set) var options: Options
   /// The schemas and the aliases file's names the rules were loaded with: what the rules know of
   /// FCM, for code that needs it outside a rule (the parts of a message a documentation sample shows).
-  public let resources: RuleResources
-  public let aliases: Aliases
+  public var resources: RuleResources { loadedWith.resources }
+  public var aliases: Aliases { loadedWith.aliases }
+  /// Behind one reference: a linter is copied for every file it lints.
+  private let loadedWith: LoadedWith
+  private final class LoadedWith: Sendable {
+    let resources: RuleResources
+    let aliases: Aliases
+    init(_ ruleSet: RuleSet) {
+      resources = ruleSet.resources
+      aliases = ruleSet.aliases
+    }
+  }
 
   /// This linter, reading its documents as `input` (nil: decided per document), as fragments or not.
   /// The rules stay compiled once: documentation samples of several kinds share them.
@@ -49,8 +59,7 @@ public struct Linter: Sendable {
 
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
-    resources = ruleSet.resources
-    aliases = ruleSet.aliases
+    loadedWith = LoadedWith(ruleSet)
     var active: [Rule] = []
     for var rule in ruleSet.rules {
       if let override = severities[rule.id] {
