@@ -83,7 +83,9 @@ let package = Package(
     // its discovery, ignore globs, limits, user rule folders, safe writes.
     // Samples inside documentation (Markdown, HTML, plain text, Node.js literals), linted as files.
     .target(name: "FCMLintDocs", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes"], swiftSettings: metadataAccessors),
-    .target(name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "CExtendedAttributes"], swiftSettings: metadataAccessors),
+    .target(
+      name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "CExtendedAttributes"],
+      swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
@@ -92,11 +94,19 @@ let package = Package(
     // parses no rule text.
     .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
+    // `fcmlint lsp`: the Language Server Protocol front end, beside the CLI; it turns LSP into
+    // calls of the workspace's pipeline.
+    .target(
+      name: "FCMLintLanguageServer",
+      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace", "FCMLintBuiltinRules"],
+      swiftSettings: metadataAccessors
+    ),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace", "FCMLintBuiltinRules",
+        "FCMLintLanguageServer",
       ],
       swiftSettings: metadataAccessors
     ),

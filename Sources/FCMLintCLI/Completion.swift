@@ -1,3 +1,4 @@
+import FCMLintWorkspace
 import FCMLintEngine
 import FCMLintFormatters
 

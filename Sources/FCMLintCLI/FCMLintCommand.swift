@@ -142,20 +142,15 @@ struct RuleSources: Equatable {
   ]
 
   /// The rules and config of this run (the config given, or the one nearest to the working
-  /// directory).
+  /// directory), as the lint command reads them.
   func load() throws(ConfigurationError) -> (RuleSet, Config) {
-    try load(configPath: self.config ?? Config.discover(from: FileSystem.currentDirectory()))
-  }
-
-  /// The rules and config from `configPath` (nil: the defaults) and the `--rules` folders.
-  func load(configPath: String?) throws(ConfigurationError) -> (RuleSet, Config) {
-    let config = try configPath.map { path throws(ConfigurationError) in try Config.load(file: path) } ?? Config()
-    var ruleSet = try BuiltinPack.load()
-    // A config's rule folders stay inside its folder; --rules names folders anywhere.
-    for (directory, folder) in config.ruleDirectories { try ruleSet.addDirectory(directory, confinedTo: folder) }
-    for directory in rules { try ruleSet.addDirectory(directory) }
-    try config.validate(against: ruleSet)
-    return (ruleSet, config)
+    var settings = RunSettings()
+    settings.configFile = config
+    settings.ruleDirectories = rules
+    var discovery = ConfigDiscovery()
+    let loaded = try Workspace.load(
+      config ?? discovery.configFile(governing: FileSystem.currentDirectory()), settings: settings, pack: BuiltinPack.load)
+    return (loaded.ruleSet, loaded.config)
   }
 
   /// `load()`, with a broken rule or config file reported on standard error and exit 2.
@@ -171,4 +166,20 @@ struct RuleSources: Equatable {
 func reportConfigurationError(_ error: ConfigurationError) -> StatusError {
   Console.err("fcmlint: error: \(error)\n")
   return StatusError(status: .failure)
+}
+
+/// `body`, with a broken config or rule file reported on standard error and exit 2.
+func reportingConfigurationErrors<T>(_ body: () throws(ConfigurationError) -> T) throws -> T {
+  do {
+    return try body()
+  } catch {
+    throw reportConfigurationError(error)
+  }
+}
+
+extension Workspace {
+  /// The workspace of a run with the built-in pack, or exit 2 with the config's error.
+  static func openOrReport(_ settings: RunSettings) throws -> Workspace {
+    try reportingConfigurationErrors { () throws(ConfigurationError) in try Workspace(settings: settings, pack: BuiltinPack.load) }
+  }
 }

@@ -151,45 +151,26 @@ extension LintSettings {
     }
   }
 
-  private static let jsonSuffix: [UInt8] = Array(".json".utf8)
-
-  /// Whether a file found in a folder is linted: its name ends in ".json", in any case. Checked
-  /// on the bytes, since a folder may hold 20,000 names.
-  static func isJSONFileName(_ name: String) -> Bool {
-    let suffix = jsonSuffix
-    let utf8 = name.utf8
-    guard utf8.count >= suffix.count else { return false }
-    // ASCII letters only: no other character lower-cases to one of ".json".
-    return zip(utf8.suffix(suffix.count), suffix).allSatisfy { byte, expected in byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected }
-  }
-
   /// The limits of this run: the options over `configured` (the config's, or the defaults).
   func limits(over configured: Limits) throws(Limits.Problem) -> Limits {
-    var limits = configured
-    let options: [(Limits.Setting, String?)] = [
-      (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
-    ]
-    for case let (setting, text?) in options { try limits.set(setting, to: text, name: "--" + setting.rawValue) }
-    return limits
+    try runSettings(variables: nil).checkedLimits(over: configured)
   }
 
-  /// The options of the linter for the files `config` governs, and the largest file they may
-  /// be: what the command line sets (input kind, fragments, limits) over the config's.
-  func linterOptions(for config: Config, variables: TemplateVariables?) throws -> (options: Linter.Options, maxFileSize: Int) {
-    let limits: Limits
-    do {
-      limits = try self.limits(over: config.limits)
-    } catch {
-      throw UsageError(error.message)
-    }
-    var options = Linter.Options()
-    options.input = input.flatMap(InputKind.init(rawValue:))
-    options.fragment = fragment || config.fragment
-    options.maxDepth = limits.maxDepth
-    options.maxStringLength = limits.maxStringLength
-    options.placeholders = config.placeholders
-    options.variables = variables
-    return (options, limits.maxFileSize)
+  /// What the command line sets over every file's config.
+  func runSettings(variables: TemplateVariables?) -> RunSettings {
+    var settings = RunSettings()
+    settings.configFile = ruleSources.config
+    settings.ruleDirectories = ruleSources.rules
+    settings.input = input.flatMap(InputKind.init(rawValue:))
+    settings.fragment = fragment
+    settings.docs = docs
+    settings.respectGitignore = respectGitignore
+    settings.variables = variables
+    let limits: [(Limits.Setting, String?)] = [
+      (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
+    ]
+    for case let (setting, text?) in limits { settings.limitTexts[setting] = text }
+    return settings
   }
 
   /// Which diagnostics the reports show.
@@ -205,43 +186,30 @@ extension LintSettings {
   }
 
   private func runSettled() throws {
-    let (ruleSet, config) = try ruleSources.loadOrReport()
     let variables = try vars.map(Self.readVariables)
-    // What the command line sets, over each file's config.
-    let commandLine = self
-    let configs = try Configurations(
-      sources: ruleSources, base: { try commandLine.linterOptions(for: $0, variables: variables) },
-      loaded: Configurations.Loaded(ruleSet: ruleSet, config: config))
-    let linter = configs.linters[0]
+    let workspace = try Workspace.openOrReport(runSettings(variables: variables))
+    let linter = workspace.linters[0]
 
-    if ndjson { return try runNDJSON(linter, maxLine: configs.maxFileSizes[0]) }
+    if ndjson { return try runNDJSON(linter, maxLine: workspace.maxFileSizes[0]) }
     let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
 
-    // Inputs, in command-line order; folders expand to their sorted *.json files.
-    var inputs: [Input] = []
+    // Inputs, in command-line order; folders expand to their sorted files.
+    var inputs: [FileJob.Source] = []
     var ioErrors: [FileSystem.IOError] = []
     for path in paths {
       if path == "-" {
-        // `ignore:` applies to the name an editor gives standard input, as to a file.
-        let ignored = try stdinFilename.map { try configs.config(forFile: $0).config.isIgnored($0) } ?? false
-        inputs.append(.standardInput(name: stdinFilename ?? "<stdin>", ignored: ignored))
+        inputs.append(.standardInput(name: stdinFilename))
         continue
       }
       switch FileSystem.kind(path) {
       case .directory:
-        let rootConfig = try configs.config(forFolder: path).config
-        let filter = WalkFilter(root: path, config: rootConfig.ignoreLists, respectGitignore: respectGitignore && rootConfig.respectGitignore)
-        let pages = docs || rootConfig.docs
-        var (files, errors) = FileSystem.files(under: path, enter: filter.enters) { name in
-          Self.isJSONFileName(name) || (pages && DocumentFormat.isPageName(name))
-        }
-        if filter.hasPatterns { files = files.filter(filter.includes) }
+        let (files, errors) = try reportingConfigurationErrors { () throws(ConfigurationError) in try workspace.files(under: path) }
         inputs += files.map { .file($0) }
         ioErrors += errors
       case .missing:
         ioErrors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
       case .file, .other:
-        if !(try configs.config(forFile: path).config.isIgnored(path)) { inputs.append(.file(path)) }
+        if !(try reportingConfigurationErrors { () throws(ConfigurationError) in try workspace.isIgnored(path) }) { inputs.append(.file(path)) }
       }
     }
 
@@ -268,35 +236,23 @@ extension LintSettings {
       inputs[a].name == inputs[b].name ? a < b : inputs[a].name.utf8.lexicographicallyPrecedes(inputs[b].name.utf8)
     }
     let linted = order.map { inputs[$0] }
-    // Each file's linter, from its own config (standard input: as if in the working directory),
-    // and whether it is a documentation page.
-    var linterOf: [Int] = []
-    var formatOf: [DocumentFormat?] = []
-    linterOf.reserveCapacity(linted.count)
-    formatOf.reserveCapacity(linted.count)
-    for input in linted {
-      let path: String
-      switch input {
-      case .file(let file): path = file
-      case .standardInput: path = stdinFilename ?? "-"
-      }
-      linterOf.append(try configs.linter(forFile: path))
-      formatOf.append(try documentFormat(of: input, configs: configs))
-    }
-    let linters = configs.linters
+    // Each input's job: its linter from its own config (standard input: as if in the working
+    // directory), and how it is read.
+    let jobs = try reportingConfigurationErrors { () throws(ConfigurationError) in try linted.map { source throws(ConfigurationError) in try workspace.job(for: source) } }
     // The rules a report lists: every file's, each once.
     var listed = Set<String>()
-    let rules = ([linter] + linters).flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }
+    let rules = ([linter] + workspace.linters).flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }
     let header = ReportHeader(rules: rules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    let fixing: FileJob.Fixing = fixDryRun ? .diff : fix ? .write : .none
     let report: ReportWriter
     if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
-      lintAll(linted, linters, linterOf, formatOf, configs, waivers) { place, result in report.add(result, at: place) }
+      lintAll(jobs, fixing, waivers) { place, result in report.add(result, at: place) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
       // was a third of the memory a run over 20,000 files needed.
-      let results = Slots<Result>(count: linted.count, initial: Result())
-      lintAll(linted, linters, linterOf, formatOf, configs, waivers) { place, result in results[place] = result }
+      let results = Slots<FileResult>(count: linted.count, initial: FileResult())
+      lintAll(jobs, fixing, waivers) { place, result in results[place] = result }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) {
         // Standard input is echoed even when it was not linted (ignored, or not an FCM
@@ -311,7 +267,9 @@ extension LintSettings {
       for place in linted.indices { report.add(results[place], at: place) }
     }
     for (file, diagnostics) in waivers.unusedSuppressions() { report.addTrailing(diagnostics, file: file) }
-    report.updateSummary { waivers.count(into: &$0) }
+    report.updateSummary { summary in
+      (summary.baselined, summary.suppressed, summary.baselineUnmatched) = waivers.counts
+    }
     if let writeBaseline, case .failure(let error) = FileSystem.write(waivers.recordedBaseline(), to: writeBaseline) {
       ioErrors.append(FileSystem.IOError(path: writeBaseline, message: "cannot write the baseline: \(error.message)"))
     }
@@ -403,77 +361,6 @@ extension LintSettings {
     }
   }
 
-  enum Input {
-    case file(String)
-    case standardInput(name: String, ignored: Bool)
-
-    /// The name its diagnostics carry.
-    var name: String {
-      switch self {
-      case .file(let path): return path
-      case .standardInput(let name, _): return name
-      }
-    }
-  }
-
-  struct Result: Sendable {
-    var diagnostics: [Diagnostic] = []
-    /// Whether the input was read and linted (and so counts as a file of the report).
-    var read = true
-    /// What only some inputs have, behind one reference: every result is kept until the end,
-    /// and a clean file's result takes 16 bytes instead of about 100 (2 MB over 20,000 files).
-    private var extra: Extra? = nil
-
-    final class Extra: Sendable {
-      let error: FileSystem.IOError?
-      let fixed: Int
-      let diff: String?
-      let fixedBytes: [UInt8]?
-      let skipped: String?
-      let refused: [String]
-      init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String]) {
-        self.error = error
-        self.fixed = fixed
-        self.diff = diff
-        self.fixedBytes = fixedBytes
-        self.skipped = skipped
-        self.refused = refused
-      }
-    }
-
-    init(
-      diagnostics: [Diagnostic] = [], read: Bool = true, error: FileSystem.IOError? = nil, fixed: Int = 0, fixedBytes: [UInt8]? = nil,
-      skipped: String? = nil, refused: [String] = []
-    ) {
-      self.diagnostics = diagnostics
-      self.read = read
-      if error != nil || fixed != 0 || fixedBytes != nil || skipped != nil || !refused.isEmpty {
-        extra = Extra(error: error, fixed: fixed, diff: nil, fixedBytes: fixedBytes, skipped: skipped, refused: refused)
-      }
-    }
-
-    var error: FileSystem.IOError? { extra?.error }
-    var fixed: Int { extra?.fixed ?? 0 }
-    var fixedBytes: [UInt8]? { extra?.fixedBytes }
-    /// Why the file was not linted: it is not an FCM document.
-    var skipped: String? { extra?.skipped }
-    /// Fixes the fixer would not apply, and why.
-    var refused: [String] { extra?.refused ?? [] }
-    var diff: String? {
-      get { extra?.diff }
-      set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused) }
-    }
-
-    static func failed(_ error: FileSystem.IOError) -> Result { Result(read: false, error: error) }
-
-    /// This result without what the baseline and the config's suppressions set aside.
-    func waiving(_ waivers: Waivers, file: String, suppressions: [Config.Suppression]) -> Result {
-      var result = self
-      result.diagnostics = waivers.apply(diagnostics, file: file, suppressions: suppressions)
-      return result
-    }
-  }
-
   /// The `--baseline` file, or exit 2 with where it is wrong.
   static func readBaseline(_ path: String) throws -> Baseline {
     switch FileSystem.read(path, limit: 256 << 20) {
@@ -507,91 +394,21 @@ extension LintSettings {
     }
   }
 
-  /// Lints the inputs on `--jobs` threads; `take` gets each input's index and result as soon as
-  /// it is ready, on the thread that linted it (so several calls may run at once), and all calls
+  /// Runs the jobs on `--jobs` threads; `take` gets each input's index and result as soon as
+  /// it is ready, on the thread that ran it (so several calls may run at once), and all calls
   /// are over when this returns.
-  func lintAll(
-    _ inputs: [Input], _ linters: [Linter], _ linterOf: [Int], _ formatOf: [DocumentFormat?], _ configs: Configurations, _ waivers: Waivers,
-    take: @escaping @Sendable (Int, Result) -> Void
-  ) {
-    let jobs = min(self.jobs ?? Console.processorCount, inputs.count)
-    let sizes = configs.maxFileSizes, suppressions = configs.suppressions
-    let one: @Sendable (Int) -> Result = { i in
-      let linter = linterOf[i]
-      let result = lintOne(inputs[i], linters[linter], format: formatOf[i], maxFileSize: sizes[linter])
-      return result.read ? result.waiving(waivers, file: inputs[i].name, suppressions: suppressions[linter]) : result
-    }
-    if jobs <= 1 {
-      for i in inputs.indices { take(i, one(i)) }
+  func lintAll(_ jobs: [FileJob], _ fixing: FileJob.Fixing, _ waivers: Waivers, take: @escaping @Sendable (Int, FileResult) -> Void) {
+    let threads = min(self.jobs ?? Console.processorCount, jobs.count)
+    if threads <= 1 {
+      for i in jobs.indices { take(i, jobs[i].run(fixing, waivers: waivers)) }
     } else {
-      let work: @Sendable (Int) -> Void = { i in take(i, one(i)) }
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
-      let chunk = max(1, inputs.count / (jobs * 8))
-      let tasks = (inputs.count + chunk - 1) / chunk
+      let chunk = max(1, jobs.count / (threads * 8))
+      let tasks = (jobs.count + chunk - 1) / chunk
       DispatchQueue.concurrentPerform(iterations: tasks) { t in
-        for i in (t * chunk)..<min(inputs.count, (t + 1) * chunk) { work(i) }
+        for i in (t * chunk)..<min(jobs.count, (t + 1) * chunk) { take(i, jobs[i].run(fixing, waivers: waivers)) }
       }
     }
-  }
-
-  /// How a file is read: nil for JSON; a page's format for a documentation page (by its name, or
-  /// any file not named .json with `--docs` or the config's `docs:`).
-  func documentFormat(of input: Input, configs: Configurations) throws -> DocumentFormat? {
-    let name: String
-    switch input {
-    case .file(let path): name = path
-    case .standardInput: 
-      guard let stdinFilename else { return docs ? .text : nil }
-      name = stdinFilename
-    }
-    if Self.isJSONFileName(name) { return nil }
-    if let format = DocumentFormat.of(fileName: name) { return format }
-    if docs { return .text }
-    if case .file(let path) = input, try configs.config(forFile: path).config.docs { return .text }
-    return nil
-  }
-
-  func lintOne(_ input: Input, _ linter: Linter, format: DocumentFormat? = nil, maxFileSize: Int) -> Result {
-    let name: String
-    let read: Swift.Result<[UInt8], FileSystem.IOError>
-    switch input {
-    case .file(let path):
-      name = path
-      read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")
-    case .standardInput(let stdinName, _):
-      name = stdinName
-      read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
-    }
-    guard case .success(let bytes) = read else {
-      if case .failure(let error) = read { return .failed(error) }
-      return Result()
-    }
-    // What --fix echoes for standard input that is not linted: the bytes as they came.
-    let unchanged = fix ? bytes : nil
-    if case .standardInput(_, ignored: true) = input { return Result(read: false, fixedBytes: unchanged) }
-    // A page's samples are checked and fixed as a file is, through DocumentLinter.
-    let page = format.map { (DocumentLinter(linter: linter), $0) }
-    let checked: (diagnostics: [Diagnostic], skipped: String?)
-    if let (docs, format) = page {
-      let outcome = docs.check(bytes: bytes, file: name, format: format)
-      checked = (outcome.diagnostics, outcome.skipped)
-    } else {
-      let outcome = linter.check(bytes: bytes, file: name)
-      checked = (outcome.diagnostics, outcome.skipped)
-    }
-    if let reason = checked.skipped { return Result(read: false, fixedBytes: unchanged, skipped: reason) }
-    guard fix || fixDryRun else { return Result(diagnostics: checked.diagnostics) }
-
-    let outcome = page.map { docs, format in docs.fix(bytes: bytes, file: name, format: format) } ?? Fixer(linter: linter).fix(bytes: bytes, file: name)
-    var result = Result(diagnostics: outcome.diagnostics, fixed: outcome.fixed, fixedBytes: outcome.bytes, refused: outcome.refused)
-    guard outcome.bytes != bytes else { return result }
-    if fixDryRun {
-      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
-    } else if case .file(let path) = input, let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
-      // Not written: report what the file still holds.
-      result = Result(diagnostics: checked.diagnostics, error: FileSystem.IOError(path: failure.path, message: failure.message))
-    }
-    return result
   }
 }
 
@@ -617,19 +434,3 @@ final class Slots<Value>: @unchecked Sendable {
   var values: [Value] { Array(storage) }
 }
 
-/// Keeps a value alive until the process exits. The rule pack is thousands of small objects that
-/// a linter needs until its last file; freeing them one by one just before `exit` was a
-/// noticeable part of a single-file run (docs/performance.md).
-enum ProcessLifetime {
-  /// A box that refers to itself: nothing ever releases it, so its value is never freed.
-  private final class Box<Value> {
-    let value: Value
-    var itself: Box?
-    init(_ value: Value) { self.value = value }
-  }
-
-  static func keep<Value>(_ value: Value) {
-    let box = Box(value)
-    box.itself = box
-  }
-}

@@ -38,7 +38,7 @@ final class ReportWriter: Sendable {
   }
 
   /// The result at `place`, and whatever waited for it.
-  func add(_ result: LintSettings.Result, at place: Int) {
+  func add(_ result: FileResult, at place: Int) {
     state.withLock { $0.add(result, at: place) }
   }
 
@@ -88,7 +88,7 @@ final class ReportWriter: Sendable {
     let names: [String]
     let shown: Shown
     /// Results that came before those of earlier places.
-    var waiting: [Int: LintSettings.Result] = [:]
+    var waiting: [Int: FileResult] = [:]
     var next = 0
     /// The diagnostics of the file at the place being written, if it was read.
     var current: [Diagnostic]? = nil
@@ -105,7 +105,7 @@ final class ReportWriter: Sendable {
       self.shown = shown
     }
 
-    mutating func add(_ result: LintSettings.Result, at place: Int) {
+    mutating func add(_ result: FileResult, at place: Int) {
       waiting[place] = result
       while let result = waiting.removeValue(forKey: next) {
         take(result)
@@ -113,7 +113,7 @@ final class ReportWriter: Sendable {
       }
     }
 
-    private mutating func take(_ result: LintSettings.Result) {
+    private mutating func take(_ result: FileResult) {
       let place = next
       if let error = result.error { errors.append((place, error)) }
       refusedFixes += result.refused.map { (names[place], $0) }

@@ -44,10 +44,16 @@ public struct DocumentLinter: Sendable {
     public var samples: Int
     /// Why the page was not linted: none of its samples is an FCM document.
     public var skipped: String?
+    /// Every sample found in the page, for `fix` to start from without searching it again.
+    public var found: [DocumentSample] = []
   }
 
   public func check(bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
-    let samples = SampleFinder.samples(in: bytes, format: format)
+    check(SampleFinder.samples(in: bytes, format: format), of: bytes, file: file)
+  }
+
+  /// The diagnostics of `samples`, found in the page `bytes`.
+  func check(_ samples: [DocumentSample], of bytes: [UInt8], file: String) -> Outcome {
     var diagnostics: [Diagnostic] = []
     var linted = 0
     let locator = SourceLocator(bytes: bytes, queries: 64)
@@ -67,9 +73,9 @@ public struct DocumentLinter: Sendable {
     guard linted > 0 else {
       let blocks = samples.count
       let reason = blocks == 0 ? "it holds no message samples" : "none of its \(blocks) code \(blocks == 1 ? "sample is" : "samples are") an FCM document"
-      return Outcome(diagnostics: [], samples: 0, skipped: reason)
+      return Outcome(diagnostics: [], samples: 0, skipped: reason, found: samples)
     }
-    return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil)
+    return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil, found: samples)
   }
 
   /// What an elision's info diagnostic links to. fcmlint has no page of its own on the web; ESLint's
@@ -180,18 +186,24 @@ public struct DocumentLinter: Sendable {
   /// a sample that does not read back exactly as fixed (an edit that changed how the page is
   /// read) has its fixes withdrawn, and the others are written again without it.
   /// The result is a file's (`passes` empty: the edits are the samples', not the page's).
-  public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> Fixer.Result {
-    let samples = SampleFinder.samples(in: original, format: format)
+  ///
+  /// `checked` is the check of `original` when the caller made it (its samples are not searched
+  /// for again); only the fixes of what `reported` keeps are applied.
+  public func fix(bytes original: [UInt8], file: String, format: DocumentFormat, checked: Outcome? = nil, reported: Fixer.Reported? = nil) -> Fixer.Result {
+    let samples = checked?.found ?? SampleFinder.samples(in: original, format: format)
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
     for (index, sample) in samples.enumerated() {
       guard !sample.disabled, sample.language == .json, sample.elision == nil, let reader = linter(for: sample, bytes: sample.text.bytes)
       else { continue }
-      let result = Fixer(linter: reader).fix(bytes: sample.text.bytes, file: file)
+      let result = Fixer(linter: reader).fix(bytes: sample.text.bytes, file: file, reported: reported)
       let line = locator.position(of: sample.start).line
       refused += result.refused.map { "sample at line \(line): \($0)" }
       if result.fixed > 0, result.bytes != sample.text.bytes { plans.append((index, result)) }
+    }
+    if plans.isEmpty {
+      return Fixer.Result(bytes: original, fixed: 0, diagnostics: (checked ?? check(samples, of: original, file: file)).diagnostics, refused: refused)
     }
     var withdrawn = Set<Int>()
     // Each round withdraws at least one sample; a page needing more than a few is left as it was.
@@ -216,13 +228,13 @@ public struct DocumentLinter: Sendable {
         for index in withdrawn.sorted() {
           refused.append("sample at line \(locator.position(of: samples[index].start).line): its fixes could not be written into the page, which keeps it as it was")
         }
-        let diagnostics = check(bytes: page, file: file, format: format).diagnostics
+        let diagnostics = fixed == 0 && page == original ? (checked ?? check(samples, of: original, file: file)).diagnostics : check(again, of: page, file: file).diagnostics
         return Fixer.Result(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
       }
       withdrawn.formUnion(mismatched)
     }
     refused.append("the fixes of this page's samples could not be written into it: it is left as it was")
-    return Fixer.Result(bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics, refused: refused)
+    return Fixer.Result(bytes: original, fixed: 0, diagnostics: (checked ?? check(samples, of: original, file: file)).diagnostics, refused: refused)
   }
 
   /// Replays a sample's fix passes on the page through the sample's map, keeping the map up to

@@ -23,10 +23,29 @@ public struct TextEdit: Sendable, Equatable {
 public struct Fix: Sendable, Equatable {
   public var description: String
   public var edits: [TextEdit]
+  /// The member key the fix writes into an object, when it renames or adds one: the fixer lets a
+  /// rename win over an insertion of the same key (`mutable_content` renamed, not a second
+  /// `mutable-content` inserted beside it).
+  public var key: KeyWrite?
 
-  public init(description: String, edits: [TextEdit]) {
+  public struct KeyWrite: Sendable, Equatable, Hashable {
+    /// Where the object that receives the key starts in the text the fix was made for.
+    public var object: Int
+    public var name: String
+    /// A rename of an existing member (else the key is inserted).
+    public var renames: Bool
+
+    public init(object: Int, name: String, renames: Bool) {
+      self.object = object
+      self.name = name
+      self.renames = renames
+    }
+  }
+
+  public init(description: String, edits: [TextEdit], key: KeyWrite? = nil) {
     self.description = description
     self.edits = edits
+    self.key = key
   }
 }
 
@@ -126,16 +145,19 @@ struct FixBuilder {
     return separator
   }
 
-  func edits(for action: FixAction, finding: Finding, given: NodeID, values: [String: String]) -> [TextEdit]? {
+  /// The edits of `action` on the finding, and the key it writes into an object (see `Fix.key`).
+  func edits(for action: FixAction, finding: Finding, given: NodeID, values: [String: String]) -> (edits: [TextEdit], key: Fix.KeyWrite?)? {
     let node = finding.node
     switch action {
     case .set(let path, let value):
-      return set(path, from: given, valueText: value.description)
+      var written: Fix.KeyWrite? = nil
+      guard let edits = set(path, from: given, valueText: value.description, inserted: &written) else { return nil }
+      return (edits, written)
     case .renameKey(let template):
       guard let parent = parentObject(of: node), let name = template.renderComplete(values) else { return nil }
       guard !name.isEmpty, JSONPath.member(document, parent, name) == nil, !isShadowed(node, in: parent) else { return nil }
       let n = document[node]
-      return [TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))]
+      return ([TextEdit(start: Int(n.keyStart), end: Int(n.keyEnd), replacement: JSONText.quote(name))], Fix.KeyWrite(object: Int(document[parent].start), name: name, renames: true))
     case .replaceValue(let template):
       var v = values
       v["raw"] = document.rawText(node)
@@ -144,7 +166,7 @@ struct FixBuilder {
       // The replacement must itself be JSON, or the fix would break the file.
       guard case .success = JSONParser.parse(Array(text.utf8)) else { return nil }
       let n = document[node]
-      return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: text)]
+      return ([TextEdit(start: Int(n.start), end: Int(n.end), replacement: text)], nil)
     case .moveInto(let path):
       guard let parent = parentObject(of: node), let key = document.key(node), !isShadowed(node, in: parent) else { return nil }
       let destination = JSONPath(anchor: path.anchor, segments: path.segments + [.member(key, Array(key.utf8))], description: path.description + "['\(key)']")
@@ -153,7 +175,7 @@ struct FixBuilder {
       let remove = removeMember(node)
       // Both edits must not overlap (moving into the member's own object is fine, into itself is not).
       guard insert.allSatisfy({ $0.end <= remove.start || $0.start >= remove.end }) else { return nil }
-      return insert + [remove]
+      return (insert + [remove], nil)
     case .replacePattern(let pattern, let with):
       guard let s = document.string(node) else { return nil }
       let scalars = s.unicodeScalars.map(\.value)
@@ -163,7 +185,7 @@ struct FixBuilder {
       let starts = scalarStarts(of: node)
       guard starts.count == scalars.count + 1 else { return nil }
       let inner = String(JSONText.quote(with).dropFirst().dropLast())
-      return [TextEdit(start: starts[match.lowerBound], end: starts[match.upperBound], replacement: inner)]
+      return ([TextEdit(start: starts[match.lowerBound], end: starts[match.upperBound], replacement: inner)], nil)
     }
   }
 
@@ -221,6 +243,12 @@ struct FixBuilder {
   /// Edits that make `path` hold `valueText`: replace an existing value, or add the missing
   /// members to the deepest existing object.
   func set(_ path: JSONPath, from given: NodeID, valueText: String) -> [TextEdit]? {
+    var inserted: Fix.KeyWrite? = nil
+    return set(path, from: given, valueText: valueText, inserted: &inserted)
+  }
+
+  /// `set`, saying which key it inserts into which object when it inserts one.
+  func set(_ path: JSONPath, from given: NodeID, valueText: String, inserted: inout Fix.KeyWrite?) -> [TextEdit]? {
     var names: [String] = []
     for segment in path.segments {
       guard case .member(let name, _) = segment else { return nil }
@@ -243,6 +271,7 @@ struct FixBuilder {
       return [TextEdit(start: Int(n.start), end: Int(n.end), replacement: valueText)]
     }
     guard document.kind(current) == .object else { return nil }
+    inserted = Fix.KeyWrite(object: Int(document[current].start), name: names[i], renames: false)
     return [insertMember(into: current, names: Array(names[i...]), valueText: valueText)]
   }
 

@@ -279,13 +279,13 @@ public struct Linter: Sendable {
       let message = template?.render(values) ?? values["detail"] ?? rule.summary
       var fix: Fix? = nil
       if let ruleFix = rule.fix, ruleFix.applies(to: finding.node, in: document),
-        var edits = fixes.edits(for: ruleFix.action, finding: finding, given: given, values: values), !edits.isEmpty
+        var (edits, key) = fixes.edits(for: ruleFix.action, finding: finding, given: given, values: values), !edits.isEmpty
       {
         for i in edits.indices {
           edits[i].startPosition = locator.position(of: edits[i].start)
           edits[i].endPosition = locator.position(of: edits[i].end)
         }
-        fix = Fix(description: ruleFix.description?.render(values) ?? Self.describe(ruleFix.action, values), edits: edits)
+        fix = Fix(description: ruleFix.description?.render(values) ?? Self.describe(ruleFix.action, values), edits: edits, key: key)
       }
       let diagnostic = Diagnostic(
         file: file, rule: rule.id, severity: rule.severity, message: message, pointer: pointer,

@@ -45,15 +45,22 @@ public struct Fixer: Sendable {
     }
   }
 
-  public func fix(bytes original: [UInt8], file: String) -> Result {
+  /// Which of a text's diagnostics the user sees: only their fixes are applied. A finding set
+  /// aside on purpose (a suppression with a reason, the baseline) keeps its bytes.
+  public typealias Reported = @Sendable ([Diagnostic]) -> [Diagnostic]
+
+  /// Fixes `original` until it is stable. `checked` is the lint of `original` when the caller
+  /// has it already (the check that found the fixes), so the text is not linted again.
+  public func fix(bytes original: [UInt8], file: String, checked: [Diagnostic]? = nil, reported: Reported? = nil) -> Result {
     var state = State(fixer: self, file: file, original: original)
-    var diagnostics = linter.lint(bytes: original, file: file)
+    var diagnostics = checked ?? linter.lint(bytes: original, file: file)
     var bytes = original
     var fixed = 0
     var current = state.measure(original, diagnostics)
     var passes: [[TextEdit]] = []
     for _ in 0..<Self.maxPasses {
-      let fixes = diagnostics.compactMap { d in d.fix.map { (rule: d.rule, fix: $0) } }
+      let offered = reported.map { $0(diagnostics) } ?? diagnostics
+      let fixes = Self.preferringRenames(offered.compactMap { d in d.fix.map { (rule: d.rule, fix: $0) } })
       guard !fixes.isEmpty, let pass = state.bestPass(fixes, on: bytes, baseline: current) else { break }
       bytes = pass.bytes
       diagnostics = pass.diagnostics
@@ -62,6 +69,23 @@ public struct Fixer: Sendable {
       passes.append(pass.edits)
     }
     return Result(bytes: bytes, fixed: fixed, diagnostics: diagnostics, refused: state.refused, passes: passes)
+  }
+
+  /// The fixes without an insertion of a key that another fix renames a member to, in the same
+  /// object: the renamed member carries the author's value, and the two together would be a
+  /// duplicate key that neither pass could then clear.
+  static func preferringRenames(_ fixes: [(rule: String, fix: Fix)]) -> [(rule: String, fix: Fix)] {
+    let renamed = Set(fixes.compactMap { $0.fix.key.flatMap { $0.renames ? $0 : nil } }.map { KeySlot(object: $0.object, name: $0.name) })
+    guard !renamed.isEmpty else { return fixes }
+    return fixes.filter { candidate in
+      guard let key = candidate.fix.key, !key.renames else { return true }
+      return !renamed.contains(KeySlot(object: key.object, name: key.name))
+    }
+  }
+
+  private struct KeySlot: Hashable {
+    var object: Int
+    var name: String
   }
 
   /// What a pass is judged by.

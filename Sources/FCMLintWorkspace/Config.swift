@@ -5,7 +5,7 @@ import FCMLintJSON
 /// overrides, suppressions, and other configs it extends.
 ///
 /// ```yaml
-/// root: true                     # the top of the project (see `discover`)
+/// root: true                     # the project's top: .gitignore files are read from here down
 /// extends: ../shared/fcmlint.yml # or a list; this file's settings win over theirs
 /// rules:
 ///   image-consistency: warning   # error | warning | info | off
@@ -33,7 +33,8 @@ public struct Config: Sendable {
 
   /// Where the config was read from, or nil for the defaults.
   public var file: String?
-  /// `root: true`: the search for a config stops at this folder (see `discover`).
+  /// `root: true`: this folder is the top of the project: folder walks below it read `.gitignore`
+  /// files from here down, not from the top of a repository that holds it.
   public var root = false
   /// Rule id → severity, or nil for `off`.
   public var severities: [String: Severity?] = [:]
@@ -80,6 +81,8 @@ public struct Config: Sendable {
   public var suppressions: [Suppression] = []
   /// `extends:` as written: paths relative to this file, with their positions.
   var extendsPaths: [(path: String, line: Int, column: Int)] = []
+  /// The config files this config was read from: its own, then those it extends.
+  public internal(set) var files: [String] = []
 
   /// One entry of `overrides:`.
   public struct Override: Sendable {
@@ -403,6 +406,7 @@ public struct Config: Sendable {
     }
     let own = try load(text: text, file: path)
     var merged = Config()
+    var files = [path]
     let chain = chain + [Path.absolute(path)]
     for entry in own.extendsPaths {
       let target = Path.join(own.baseDirectory, entry.path)
@@ -415,12 +419,15 @@ public struct Config: Sendable {
       guard FileSystem.kind(target) != .missing else {
         throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "cannot extend '\(entry.path)': no such file")
       }
-      merged = (try load(file: target, chain: chain)).merged(over: merged)
+      let extended = try load(file: target, chain: chain)
+      files += extended.files
+      merged = extended.merged(over: merged)
     }
     var result = own.extendsPaths.isEmpty ? own : own.merged(over: merged)
     result.root = own.root
     result.file = own.file
     result.baseDirectory = own.baseDirectory
+    result.files = files
     return result
   }
 
@@ -447,20 +454,6 @@ public struct Config: Sendable {
       values[setting] = text
     }
     return values
-  }
-
-  /// Finds `.fcmlint.yml` in `directory` or the nearest ancestor. Whatever is there counts, a
-  /// FIFO or a link to a device included (reading it then fails with a clear error): skipping it
-  /// would silently apply a parent folder's config instead.
-  public static func discover(from directory: String) -> String? {
-    var current = directory
-    while true {
-      let candidate = Path.join(current, fileName)
-      if FileSystem.exists(candidate) { return candidate }
-      let parent = Path.directory(of: current)
-      if parent == current { return nil }
-      current = parent
-    }
   }
 
   /// Checks that every rule id the config names exists.

@@ -44,6 +44,23 @@ public enum FileSystem {
     return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
+  /// What tells that a file changed: its identity, size and modification time.
+  public struct Stamp: Hashable, Sendable {
+    var identity: Identity
+    var size: Int64
+    var seconds: Int64
+    var nanoseconds: Int64
+  }
+
+  /// The stamp of the file at `path` (following symbolic links); nil when there is none.
+  public static func stamp(_ path: String) -> Stamp? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return Stamp(
+      identity: Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), size: Int64(info.st_size),
+      seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+  }
+
   /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it cannot be.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }

@@ -64,7 +64,13 @@ public final class WalkFilter {
   ]
 
   private let config: [IgnoreList]
+  /// The `ignore:` lists of the config that governs a folder (absolute) below the walked one,
+  /// when a nested config governs it.
+  private let governing: (String) -> [IgnoreList]
+  private var governingLists: [String: [IgnoreList]] = [:]
   private let respectGitignore: Bool
+  /// Whether the walked folder itself is excluded: then so is everything below it.
+  private var rootExcluded = false
   /// The walked folder as named (the start of every path the walk produces) and as an absolute path.
   private let displayRoot: String
   private let absoluteRoot: String
@@ -76,20 +82,31 @@ public final class WalkFilter {
   /// `root` is the folder walked, as named; with `respectGitignore`, the `.gitignore` files from
   /// the repository's top (the nearest folder above holding `.git`) down to it apply, and
   /// `.git/info/exclude`.
-  public init(root: String, config: [IgnoreList], respectGitignore: Bool) {
+  /// `projectTop`: a config's `root: true` folder (relative to the working directory or absolute):
+  /// `.gitignore` files above it are not read. `governing` gives the `ignore:` lists of a nested
+  /// config for the folders it governs.
+  public init(
+    root: String, config: [IgnoreList], respectGitignore: Bool, top projectTop: String? = nil,
+    governing: @escaping (String) -> [IgnoreList] = { _ in [] }
+  ) {
     self.config = config
+    self.governing = governing
     self.respectGitignore = respectGitignore
     displayRoot = root.hasSuffix("/") ? String(root.dropLast()) : root
     absoluteRoot = Path.absolute(root)
     hasPatterns = config.contains { !$0.globs.isEmpty }
+    // Files are matched against their own names only (see `includes`): the folders above them
+    // were decided when the walk entered them, and the walked folder here, once.
+    rootExcluded = config.contains { $0.excludes(absoluteRoot, isDirectory: true) }
     guard respectGitignore else { return }
     let root = absoluteRoot
+    let stop = projectTop.map(Path.absolute)
     var above: [String] = []
     var folder = root
     var top: String? = nil
     while true {
       above.append(folder)
-      if FileSystem.kind(Path.join(folder, ".git")) != .missing {
+      if FileSystem.kind(Path.join(folder, ".git")) != .missing || folder == stop {
         top = folder
         break
       }
@@ -139,14 +156,34 @@ public final class WalkFilter {
     if name.hasPrefix(".") || Self.skippedFolders.contains(name) { return false }
     let path = absolute(path)
     if respectGitignore { _ = lists(in: path) }  // reads its .gitignore, for the files below
+    if !nested(in: path).isEmpty { hasPatterns = true }
     return !isExcluded(path, isDirectory: true)
   }
 
-  /// Whether the walk lints the file `path`.
-  public func includes(_ path: String) -> Bool { !hasPatterns || !isExcluded(absolute(path), isDirectory: false) }
+  /// Whether the walk lints the file `path`, one it found: the folders above it were entered, so
+  /// only the file's own name is matched.
+  public func includes(_ path: String) -> Bool { !hasPatterns || !isExcluded(absolute(path), isDirectory: false, enteredAbove: true) }
 
-  private func isExcluded(_ path: String, isDirectory: Bool) -> Bool {
-    if config.contains(where: { $0.excludes(path, isDirectory: isDirectory) }) { return true }
+  /// The `ignore:` lists of the nested config governing `folder` (absolute), asked once a folder.
+  private func nested(in folder: String) -> [IgnoreList] {
+    if let known = governingLists[folder] { return known }
+    let lists = governing(folder)
+    governingLists[folder] = lists
+    return lists
+  }
+
+  private func isExcluded(_ path: String, isDirectory: Bool, enteredAbove: Bool = false) -> Bool {
+    if rootExcluded { return true }
+    let ignoreLists = config + nested(in: Path.directory(of: path))
+    if enteredAbove {
+      // Its folders were entered, so none of them is excluded: the last pattern about the name decides.
+      for list in ignoreLists {
+        guard let relative = IgnoreList.relative(path, to: list.base) else { continue }
+        if list.decision(relative, isDirectory: isDirectory) == true { return true }
+      }
+    } else if ignoreLists.contains(where: { $0.excludes(path, isDirectory: isDirectory) }) {
+      return true
+    }
     guard respectGitignore else { return false }
     let folder = Path.directory(of: path)
     // The deepest .gitignore that has a say decides.

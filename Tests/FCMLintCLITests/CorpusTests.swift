@@ -90,7 +90,10 @@ final class CorpusTests: XCTestCase {
     let out = String(decoding: fixed.bytes, as: UTF8.self)
     XCTAssertTrue(out.contains(#""image": "https://cdn.example.com/sale.png"},"#), out)
     XCTAssertTrue(out.contains(#""count": "3""#) && out.contains(#""mutable-content": 1"#), out)
-    // What is left: the misspelt key, whose rename would now make a duplicate (the set won).
-    XCTAssertEqual(fixed.diagnostics.map(\.rule), ["apns-aps-key"], out)
+    // The rename wins over inserting the same key beside it: one `mutable-content`, the author's,
+    // and nothing left for a later --fix.
+    XCTAssertFalse(out.contains("mutable_content"), out)
+    XCTAssertEqual(out.components(separatedBy: "mutable-content").count, 2, out)
+    XCTAssertEqual(fixed.diagnostics.map(\.rule), [], out)
   }
 }

@@ -28,8 +28,8 @@ final class FileSystemTests: XCTestCase {
   }
 
   func testJSONFileNamesInAnyCase() {
-    for name in ["a.json", "A.JSON", "x.Json", ".json", "long name.jSoN"] { XCTAssertTrue(LintSettings.isJSONFileName(name), name) }
-    for name in ["a.jso", "json", "a.json.bak", "a.jsonl", "a.yml", "", "é"] { XCTAssertFalse(LintSettings.isJSONFileName(name), name) }
+    for name in ["a.json", "A.JSON", "x.Json", ".json", "long name.jSoN"] { XCTAssertTrue(Workspace.isJSONFileName(name), name) }
+    for name in ["a.jso", "json", "a.json.bak", "a.jsonl", "a.yml", "", "é"] { XCTAssertFalse(Workspace.isJSONFileName(name), name) }
   }
 
   func testReadsFilesOfEverySizeWhole() throws {

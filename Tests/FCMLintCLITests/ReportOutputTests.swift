@@ -24,10 +24,10 @@ final class ReportOutputTests: XCTestCase {
     let writer = ReportWriter(
       [ReportOutput(formatter: TextFormatter(), sink: sink, file: nil)], header: ReportHeader(),
       names: ["a.json", "a.json", "b.json", "c.json", "d.json"], shown: .all)
-    writer.add(LintSettings.Result(diagnostics: [diagnostic("b.json", line: 1, .warning)]), at: 2)
-    writer.add(LintSettings.Result(diagnostics: [diagnostic("a.json", line: 5)]), at: 0)
+    writer.add(FileResult(diagnostics: [diagnostic("b.json", line: 1, .warning)]), at: 2)
+    writer.add(FileResult(diagnostics: [diagnostic("a.json", line: 5)]), at: 0)
     XCTAssertEqual(sink.text, "", "a.json waits for its second result, b.json for a.json")
-    writer.add(LintSettings.Result(diagnostics: [diagnostic("a.json", line: 2)]), at: 1)
+    writer.add(FileResult(diagnostics: [diagnostic("a.json", line: 2)]), at: 1)
     XCTAssertEqual(
       sink.text,
       """
@@ -36,7 +36,7 @@ final class ReportOutputTests: XCTestCase {
       b.json:1:1: warning: m [image-extension]
 
       """)
-    writer.add(LintSettings.Result(), at: 4)
+    writer.add(FileResult(), at: 4)
     writer.add(.failed(FileSystem.IOError(path: "c.json", message: "cannot read")), at: 3)
     XCTAssertEqual(writer.errors.map(\.place), [3])
     XCTAssertEqual(writer.summary, Summary(files: 3, diagnostics: [diagnostic("a.json", line: 2), diagnostic("a.json", line: 5), diagnostic("b.json", line: 1, .warning)]))

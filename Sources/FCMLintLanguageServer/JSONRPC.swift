@@ -7,6 +7,7 @@ import Darwin
 #endif
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintWorkspace
 
 /// JSON-RPC 2.0 over standard input and output with LSP's base protocol: each message is a
 /// `Content-Length: N` header block, a blank line, and N bytes of JSON

@@ -8,23 +8,30 @@ import Darwin
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFixes
-import FCMLintFormatters
+import FCMLintDocs
 import FCMLintJSON
 import FCMLintWorkspace
 
 /// `fcmlint lsp`: a Language Server Protocol server over standard input and output.
 ///
-/// Open JSON documents are linted as the CLI lints files (the same detection of FCM documents,
-/// the nearest `.fcmlint.yml`), from the editor's text, not the file on disk. Diagnostics go out
-/// with `textDocument/publishDiagnostics` after open, change and save; a burst of changes is
-/// taken whole before linting (each message read while more are waiting only marks its document).
-/// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes; hover and completion read
-/// the FCM v1 schema (`FieldCompletion`). Requests are answered in order on one thread; before
-/// one is handled, the messages already waiting are read ahead, and a `$/cancelRequest` among
-/// them for it makes its answer RequestCancelled, without its work.
-final class LanguageServer {
+/// Open documents are linted as the command line lints files, through the same `Workspace` and
+/// `FileJob`: the nearest `.fcmlint.yml` and its `ignore:`, `overrides:` and `suppress:`, JSON
+/// files and documentation pages (Markdown and HTML, text where the config's `docs:` says so),
+/// from the editor's text, not the file on disk. Diagnostics go out with
+/// `textDocument/publishDiagnostics` after open, change and save; a burst of changes is taken
+/// whole before linting (each message read while more are waiting only marks its document).
+/// Fixes are quick fixes, and "fix all" gives the edits `--fix` makes, each edit naming the
+/// document version it was computed for; hover and completion read the FCM v1 schema
+/// (`FieldCompletion`). Config files are watched (`client/registerCapability`, when the client
+/// can register watchers; otherwise their modification times are compared on every open and
+/// save), and a change re-lints every open document. Requests are answered in order on one
+/// thread; before one is handled, the messages already waiting are read ahead, and a
+/// `$/cancelRequest` among them for it makes its answer RequestCancelled, without its work.
+public final class LanguageServer {
   private var reader = MessageReader(fd: 0)
   private let writer = MessageWriter(fd: 1)
+  private let version: String
+  private let pack: @Sendable () throws(ConfigurationError) -> RuleSet
   private var initialized = false
   private var shutdownRequested = false
 
@@ -35,18 +42,35 @@ final class LanguageServer {
     /// The diagnostics of the last lint of `text`.
     var diagnostics: [Diagnostic] = []
     var linter: Int? = nil
-    /// Whether the last lint read it as an FCM document (completion is offered only then).
+    /// Whether the last lint read it as an FCM JSON document (completion is offered only then).
     var isFCM = false
   }
   private var documents: [String: Document] = [:]
-  private var configs: Configurations? = nil
+  private var workspace: Workspace? = nil
   /// The config's `suppress:` entries, as the command line applies them (no baseline here).
-  private let waivers = Waivers(baseline: nil, recording: nil)
+  private var waivers = Waivers(baseline: nil, recording: nil)
   private var configError: String? = nil
+  /// What the client can do (from `initialize`).
+  private var canRegisterWatchers = false
+  private var relativePatterns = false
+  private var versionedEdits = false
+  /// Config files a watcher was registered for, and the registrations sent.
+  private var watched: Set<String> = []
+  private var registrations = 0
+  /// Each config file read, as it was then (see `configsChanged`), and the config each open
+  /// document's folder had.
+  private var configStamps: [String: FileSystem.Stamp?] = [:]
+  private var governingConfig: [String: String?] = [:]
   /// The FCM v1 schema, for hover on field names and values and for completion.
   private lazy var schema: Schema? = (try? RuleSet.loadSchemas(BuiltinRules.schemas))?.schemas.values.first
   /// Its descriptions, read on the first completion or hover that shows one.
   private lazy var descriptions: SchemaDescriptions? = BuiltinRules.schemaDescriptions.first.flatMap { SchemaDescriptions(json: $0.json) }
+
+  /// A server answering as fcmlint `version`, with the built-in rules (and each config's own).
+  public init(version: String) {
+    self.version = version
+    pack = BuiltinPack.load
+  }
 
   /// A message as read from standard input: parsed (nil when it is not a JSON-RPC message),
   /// skipped, or the end of input.
@@ -59,7 +83,7 @@ final class LanguageServer {
   private var queue: [Incoming] = []
 
   /// Serves until `exit` or the end of input; the process's exit status.
-  func run() -> Int32 {
+  public func run() -> Int32 {
     while true {
       switch queue.isEmpty ? read() : queue.removeFirst() {
       case .end:
@@ -111,7 +135,7 @@ final class LanguageServer {
       writer.send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\(RPCError.parseError),\"message\":\"not a JSON-RPC message\"}}")
       return nil
     }
-    guard let method = message.method else { return nil }  // a response to us: we send no requests
+    guard let method = message.method else { return nil }  // a response to our registrations: nothing to do
     if method == "exit" { return shutdownRequested ? 0 : 1 }
     if let id = message.id {
       // A request cancelled before it is handled is answered without doing its work; a cancel
@@ -130,7 +154,7 @@ final class LanguageServer {
         return nil
       }
       switch method {
-      case "initialize": initialize(id)
+      case "initialize": initialize(id, message)
       case "shutdown":
         shutdownRequested = true
         writer.respond(id: id, result: "null")
@@ -143,10 +167,12 @@ final class LanguageServer {
     }
     guard initialized, !shutdownRequested else { return nil }
     switch method {
+    case "initialized":
+      watchConfigs()
     case "textDocument/didOpen":
       guard let uri = message.string("textDocument", "uri"), let text = message.string("textDocument", "text") else { return nil }
       documents[uri] = Document(text: Array(text.utf8), version: message.int("textDocument", "version"))
-      if Self.isConfig(uri) { resetConfigs() }
+      if Self.isConfig(uri) || configsChanged(opening: uri) { resetConfigs() }
     case "textDocument/didChange":
       guard let uri = message.string("textDocument", "uri"), var document = documents[uri], let changes = message.value("contentChanges")
       else { return nil }
@@ -163,7 +189,7 @@ final class LanguageServer {
       documents[uri] = document
     case "textDocument/didSave":
       guard let uri = message.string("textDocument", "uri") else { return nil }
-      if Self.isConfig(uri) { resetConfigs() }
+      if Self.isConfig(uri) || configsChanged(opening: uri) { resetConfigs() }
       if let text = message.string("text") { documents[uri]?.text = Array(text.utf8) }
       documents[uri]?.dirty = true
     case "textDocument/didClose":
@@ -178,40 +204,41 @@ final class LanguageServer {
     return nil
   }
 
-  private func initialize(_ id: String) {
+  private func initialize(_ id: String, _ message: RPCMessage) {
     initialized = true
+    func flag(_ node: NodeID?) -> Bool { node.map { message.document.kind($0) == .true } ?? false }
+    canRegisterWatchers = flag(message.value("capabilities", "workspace", "didChangeWatchedFiles", "dynamicRegistration"))
+    relativePatterns = flag(message.value("capabilities", "workspace", "didChangeWatchedFiles", "relativePatternSupport"))
+    versionedEdits = flag(message.value("capabilities", "workspace", "workspaceEdit", "documentChanges"))
     writer.respond(id: id, result: """
       {"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},\
       "codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.fcmlint"]},"hoverProvider":true,\
       "completionProvider":{"triggerCharacters":["\\"",":"]}},\
-      "serverInfo":{"name":"fcmlint","version":\(JSONText.quote(FCMLintCommand.version))}}
+      "serverInfo":{"name":"fcmlint","version":\(JSONText.quote(version))}}
       """)
   }
 
   // MARK: - Linting
 
   private func resetConfigs() {
-    configs = nil
+    workspace = nil
+    waivers = Waivers(baseline: nil, recording: nil)
+    configStamps = [:]
+    governingConfig = [:]
     for uri in documents.keys { documents[uri]?.dirty = true }
   }
 
-  private func configurations() -> Configurations? {
-    if let configs { return configs }
+  /// The workspace of the server's working directory, read again after a config change.
+  private func currentWorkspace() -> Workspace? {
+    if let workspace { return workspace }
     do {
-      let sources = RuleSources()
-      let (ruleSet, config) = try sources.load()
-      // As `fcmlint` with no options lints a file.
-      let settings = LintSettings()
-      configs = try Configurations(
-        sources: sources, base: { try settings.linterOptions(for: $0, variables: nil) },
-        loaded: Configurations.Loaded(ruleSet: ruleSet, config: config), keptUntilExit: false)
+      // As `fcmlint` with no options lints a file; linters are freed when configs change.
+      workspace = try Workspace(settings: RunSettings(), pack: pack, keptUntilExit: false)
       configError = nil
-    } catch let error as ConfigurationError {
-      report(config: "\(error)")
     } catch {
       report(config: "\(error)")
     }
-    return configs
+    return workspace
   }
 
   private func report(config message: String) {
@@ -221,39 +248,92 @@ final class LanguageServer {
     }
   }
 
+  /// Whether a config file changed since it was read, or the document `uri` now has another
+  /// config than when it was last linted: the fallback for clients that do not watch files for
+  /// the server, checked on every open and save.
+  private func configsChanged(opening uri: String) -> Bool {
+    for (file, stamp) in configStamps where FileSystem.stamp(file) != stamp { return true }
+    let folder = Path.directory(of: Path.absolute(Self.path(of: uri)))
+    var discovery = ConfigDiscovery()
+    let now = discovery.configFile(governing: folder)
+    if let before = governingConfig[folder], before != now { return true }
+    governingConfig[folder] = now
+    return false
+  }
+
+  /// Registers a watcher for every config file read so far that has none (and, the first time,
+  /// for `.fcmlint.yml` files anywhere), when the client can; and notes each file's state for
+  /// the fallback.
+  private func watchConfigs() {
+    guard let workspace else { return }
+    let files = workspace.configFiles
+    for file in files where configStamps[file] == nil { configStamps[file] = FileSystem.stamp(file) }
+    guard initialized, canRegisterWatchers else { return }
+    let new = files.filter { !watched.contains($0) }
+    guard registrations == 0 || !new.isEmpty else { return }
+    var watchers: [String] = []
+    if registrations == 0 { watchers.append("{\"globPattern\":\(JSONText.quote("**/" + Config.fileName))}") }
+    for file in new {
+      // An extended config can have any name and lie outside the workspace folder.
+      let absolute = Path.absolute(file)
+      if relativePatterns {
+        let folder = Path.directory(of: absolute), name = String(absolute.dropFirst(folder.count == 1 ? 1 : folder.count + 1))
+        watchers.append("{\"globPattern\":{\"baseUri\":\(JSONText.quote(Self.uri(ofPath: folder))),\"pattern\":\(JSONText.quote(name))}}")
+      } else {
+        watchers.append("{\"globPattern\":\(JSONText.quote(absolute))}")
+      }
+      watched.insert(file)
+    }
+    registrations += 1
+    let id = "fcmlint-watch-\(registrations)"
+    writer.send("""
+      {"jsonrpc":"2.0","id":\(JSONText.quote(id)),"method":"client/registerCapability","params":{"registrations":[\
+      {"id":\(JSONText.quote(id)),"method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[\(watchers.joined(separator: ","))]}}]}}
+      """)
+  }
+
   /// Lints every document changed since its last lint and publishes the results.
   private func flush() {
     for uri in documents.keys.sorted() where documents[uri]!.dirty { lint(uri) }
+    watchConfigs()
   }
 
   private func lint(_ uri: String) {
     guard var document = documents[uri] else { return }
     document.dirty = false
     document.isFCM = false
+    document.linter = nil
     defer { documents[uri] = document }
-    guard Self.isJSON(uri), let configs = configurations() else {
+    guard let workspace = currentWorkspace() else {
       document.diagnostics = []
       return
     }
     let path = Self.path(of: uri)
-    let index: Int
+    let job: FileJob
     do {
-      index = try configs.linter(forFile: path)
+      job = try workspace.job(for: .buffer(name: path, bytes: document.text))
     } catch {
-      // Configurations reports a broken nested config on standard error; say it in the editor.
-      report(config: "a config for \(path) cannot be read (run fcmlint on the file for the error)")
+      report(config: "\(error)")
       document.diagnostics = []
       publish(uri, [], version: document.version)
       return
     }
-    let linter = configs.linters[index]
-    document.linter = index
-    if document.text.count > configs.maxFileSizes[index] {
+    // JSON files and pages; other text (a .ts file, say) is not this server's.
+    guard job.format != nil || Self.isJSON(uri) else {
       document.diagnostics = []
-    } else {
-      let outcome = linter.check(bytes: document.text, file: path)
-      document.isFCM = outcome.skipped == nil
-      document.diagnostics = waivers.apply(outcome.diagnostics, file: path, suppressions: configs.suppressions[index])
+      publish(uri, [], version: document.version)
+      return
+    }
+    let result = job.run(.none, waivers: waivers)
+    document.linter = job.linterIndex
+    document.isFCM = result.read && job.format == nil
+    document.diagnostics = result.diagnostics
+    if let error = result.error {
+      // Read in full, but over the limit its config sets: said where the text starts.
+      let start = SourcePosition(line: 1, column: 1)
+      document.diagnostics = [Diagnostic(
+        file: path, rule: "io", severity: .error, message: error.message, pointer: "", start: start, end: start, startOffset: 0, endOffset: 0,
+        docs: "")]
     }
     publish(uri, document.diagnostics, version: document.version)
   }
@@ -308,16 +388,29 @@ final class LanguageServer {
         let edits = fix.edits.map { "{\"range\":\(Self.range(locator.position(of: $0.start), locator.position(of: $0.end))),\"newText\":\(JSONText.quote($0.replacement))}" }
         actions.append(
           "{\"title\":\(JSONText.quote(fix.description + " (" + d.rule + ")")),\"kind\":\"quickfix\",\"diagnostics\":[\(Self.lspDiagnostic(d))],"
-            + "\"edit\":{\"changes\":{\(JSONText.quote(uri)):[\(edits.joined(separator: ","))]}}}")
+            + "\"edit\":\(workspaceEdit(uri, document, edits))}")
       }
     }
-    if allowed("source.fixAll.fcmlint"), document.diagnostics.contains(where: { $0.fix != nil }), let index = document.linter, let configs {
-      let fixed = Fixer(linter: configs.linters[index]).fix(bytes: document.text, file: Self.path(of: uri)).bytes
+    if allowed("source.fixAll.fcmlint"), document.diagnostics.contains(where: { $0.fix != nil }), let workspace,
+      let job = try? workspace.job(for: .buffer(name: Self.path(of: uri), bytes: document.text))
+    {
+      let fixed = job.run(.write, waivers: Waivers(baseline: nil, recording: nil)).fixedBytes ?? document.text
       if fixed != document.text, let edit = Self.minimalEdit(from: document.text, to: fixed, locator: locator) {
-        actions.append("{\"title\":\"Fix all fcmlint problems\",\"kind\":\"source.fixAll.fcmlint\",\"edit\":{\"changes\":{\(JSONText.quote(uri)):[\(edit)]}}}")
+        actions.append("{\"title\":\"Fix all fcmlint problems\",\"kind\":\"source.fixAll.fcmlint\",\"edit\":\(workspaceEdit(uri, document, [edit]))}")
       }
     }
     writer.respond(id: id, result: "[" + actions.joined(separator: ",") + "]")
+  }
+
+  /// A WorkspaceEdit of `edits` to the document: as a TextDocumentEdit naming the version its
+  /// text had, when the client takes those (it then refuses the edit for a text it no longer
+  /// has), else as plain changes.
+  private func workspaceEdit(_ uri: String, _ document: Document, _ edits: [String]) -> String {
+    if versionedEdits {
+      let version = document.version.map(String.init) ?? "null"
+      return "{\"documentChanges\":[{\"textDocument\":{\"uri\":\(JSONText.quote(uri)),\"version\":\(version)},\"edits\":[\(edits.joined(separator: ","))]}]}"
+    }
+    return "{\"changes\":{\(JSONText.quote(uri)):[\(edits.joined(separator: ","))]}}"
   }
 
   /// One edit from `old` to `new`: what lies between their common start and common end (cut at
@@ -342,7 +435,7 @@ final class LanguageServer {
       return
     }
     var parts: [String] = []
-    let rules = document.linter.flatMap { configs?.linters[$0] }
+    let rules = document.linter.flatMap { index in workspace?.linters[index] }
     for d in document.diagnostics where d.startOffset <= offset && offset <= max(d.endOffset, d.startOffset + 1) {
       let summary = rules?.activeRules.first { $0.id == d.rule }?.summary ?? ""
       parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
@@ -352,8 +445,10 @@ final class LanguageServer {
     let parsed: JSONDocument?
     if document.isFCM, let linter = rules {
       parsed = FieldCompletion.parse(document.text, around: offset, linter: linter)
-    } else {
+    } else if Self.isJSON(uri) {
       parsed = try? JSONParser.parse(document.text).get()
+    } else {
+      parsed = nil  // a page: its samples' diagnostics only
     }
     if let parsed, let node = Self.innermost(parsed, at: offset) {
       if let schema, let field = Self.fieldDescription(parsed, node, schema: schema, descriptions: descriptions) { parts.append(field) }
@@ -382,7 +477,7 @@ final class LanguageServer {
   /// none in a document that is not an FCM document, and `[]` when nothing fits.
   private func complete(_ id: String, _ message: RPCMessage) {
     guard let uri = message.string("textDocument", "uri"), let document = current(uri), document.isFCM,
-      let index = document.linter, let configs, let schema,
+      let index = document.linter, let workspace, let schema,
       let line = message.int("position", "line"), let character = message.int("position", "character"),
       let offset = Self.byteOffset(line: line, character: character, in: document.text)
     else {
@@ -390,7 +485,7 @@ final class LanguageServer {
       return
     }
     let completion = FieldCompletion(schema: schema, descriptions: descriptions)
-    let items = completion.items(document.text, at: offset, linter: configs.linters[index])
+    let items = completion.items(document.text, at: offset, linter: workspace.linters[index])
     writer.respond(id: id, result: "[" + items.joined(separator: ",") + "]")
   }
 
@@ -450,6 +545,21 @@ final class LanguageServer {
 
   static func isConfig(_ uri: String) -> Bool { uri.hasSuffix("/" + Config.fileName) }
 
+  /// The `file://` URI of an absolute path, percent-encoded where a URI needs it.
+  static func uri(ofPath path: String) -> String {
+    var out = "file://"
+    for byte in path.utf8 {
+      let safe = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "/-._~".utf8.contains(byte)
+      if safe {
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let digits = Array("0123456789ABCDEF".utf8)
+        out += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+      }
+    }
+    return out
+  }
+
   /// The file path of a `file://` URI (percent-decoded); other schemes are linted as if in the
   /// working directory, under their last path segment.
   static func path(of uri: String) -> String {
@@ -480,21 +590,3 @@ final class LanguageServer {
   }
 }
 
-/// `fcmlint lsp`.
-struct LanguageServerSettings {
-  static let usage = "fcmlint lsp"
-  static let abstract = "Run the language server (LSP over standard input and output) for editors."
-  static let options: [CLIOption<LanguageServerSettings>] = []
-
-  init(arguments: ArraySlice<String>) throws(UsageError) {
-    try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
-      // Editors often pass --stdio; it is the only transport.
-      if word != "--stdio" { throw UsageError("'lsp' takes no arguments, not '\(word)'") }
-    }
-  }
-
-  func run() throws {
-    let status = LanguageServer().run()
-    if status != 0 { throw StatusError(status: .problems) }
-  }
-}

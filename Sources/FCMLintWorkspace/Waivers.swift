@@ -1,16 +1,15 @@
 import FCMLintEngine
-import FCMLintFormatters
+import FCMLintFixes
 import FCMLintJSON
-import FCMLintWorkspace
 
 /// Findings set aside on purpose: the baseline's (`--baseline`, `--write-baseline`) and the
 /// config's `suppress:` entries. Each file's diagnostics pass through `apply` on the thread that
 /// linted it; what was hidden and what was used is gathered here for the summary, the new
 /// baseline and the warnings about suppressions that matched nothing.
-final class Waivers: Sendable {
-  let baseline: Baseline?
+public final class Waivers: Sendable {
+  public let baseline: Baseline?
   /// `--write-baseline`: the baseline being recorded (every finding goes into it, and is hidden).
-  let recording: Baseline?
+  public let recording: Baseline?
   private let state = Locked(State())
 
   private struct State {
@@ -25,15 +24,33 @@ final class Waivers: Sendable {
     var suppressed = 0
   }
 
-  init(baseline: Baseline?, recording: Baseline?) {
+  public init(baseline: Baseline?, recording: Baseline?) {
     self.baseline = baseline
     self.recording = recording
   }
 
-  var isEmpty: Bool { baseline == nil && recording == nil }
+  public var isEmpty: Bool { baseline == nil && recording == nil }
+
+  /// What the user sees of a text's diagnostics in the file `name`, without recording anything:
+  /// the fixer applies only the fixes of these (a finding set aside keeps its bytes). Nil when
+  /// nothing is set aside in that file.
+  public func reported(file name: String, suppressions: [Config.Suppression]) -> Fixer.Reported? {
+    let absolute = suppressions.isEmpty ? "" : Path.absolute(name)
+    let applicable = suppressions.filter { $0.appliesTo(absolute) }
+    let recordingAll = recording != nil
+    let baseline = recording == nil ? self.baseline : nil
+    let key = baseline?.key(ofFile: name)
+    if applicable.isEmpty && !recordingAll && baseline == nil { return nil }
+    return { diagnostics in
+      if recordingAll { return [] }
+      var kept = applicable.isEmpty ? diagnostics : diagnostics.filter { d in !applicable.contains { $0.covers(d) } }
+      if let baseline, let key { kept = baseline.filter(kept, fileKey: key).kept }
+      return kept
+    }
+  }
 
   /// The diagnostics of the file `name` that are not set aside.
-  func apply(_ diagnostics: [Diagnostic], file name: String, suppressions: [Config.Suppression]) -> [Diagnostic] {
+  public func apply(_ diagnostics: [Diagnostic], file name: String, suppressions: [Config.Suppression]) -> [Diagnostic] {
     if isEmpty && suppressions.isEmpty { return diagnostics }
     let absolute = Path.absolute(name)
     var kept = diagnostics
@@ -81,18 +98,16 @@ final class Waivers: Sendable {
     return kept
   }
 
-  /// Adds the counts to `summary`.
-  func count(into summary: inout Summary) {
-    state.withLock { state in
-      summary.baselined = state.baselined
-      summary.suppressed = state.suppressed
-    }
-    summary.baselineUnmatched = unmatchedBaselineEntries().count
+  /// How many findings the baseline and the suppressions hid, and how many baseline entries
+  /// matched nothing.
+  public var counts: (baselined: Int, suppressed: Int, baselineUnmatched: Int) {
+    let (baselined, suppressed) = state.withLock { ($0.baselined, $0.suppressed) }
+    return (baselined, suppressed, unmatchedBaselineEntries().count)
   }
 
   /// Entries of the baseline that hid nothing, though their file was linted or no longer exists
   /// (a file the run did not reach is not judged: a hook runs on a few files at a time).
-  func unmatchedBaselineEntries() -> [Baseline.Entry] {
+  public func unmatchedBaselineEntries() -> [Baseline.Entry] {
     guard let baseline, recording == nil else { return [] }
     let (used, linted) = state.withLock { ($0.baselineUsed, $0.lintedKeys) }
     var unmatched: [Baseline.Entry] = []
@@ -115,13 +130,13 @@ final class Waivers: Sendable {
   }
 
   /// The recorded baseline's text (`--write-baseline`).
-  func recordedBaseline() -> String {
+  public func recordedBaseline() -> String {
     Baseline.render(state.withLock { $0.recorded })
   }
 
   /// A warning for each suppression that hid nothing in a run that linted some of its files, as
   /// a diagnostic of the config that holds it, grouped by config file.
-  func unusedSuppressions() -> [(file: String, diagnostics: [Diagnostic])] {
+  public func unusedSuppressions() -> [(file: String, diagnostics: [Diagnostic])] {
     let (all, used) = state.withLock { ($0.suppressions, $0.usedSuppressions) }
     var byFile: [String: [Diagnostic]] = [:]
     let directory = FileSystem.currentDirectory()
@@ -140,5 +155,5 @@ final class Waivers: Sendable {
     return byFile.keys.sorted().map { file in (file, byFile[file]!.sorted { ($0.start.line, $0.start.column) < ($1.start.line, $1.start.column) }) }
   }
 
-  static let unusedSuppressionRule = "unused-suppression"
+  public static let unusedSuppressionRule = "unused-suppression"
 }

@@ -1,0 +1,20 @@
+import FCMLintLanguageServer
+
+/// `fcmlint lsp`.
+struct LanguageServerSettings {
+  static let usage = "fcmlint lsp"
+  static let abstract = "Run the language server (LSP over standard input and output) for editors."
+  static let options: [CLIOption<LanguageServerSettings>] = []
+
+  init(arguments: ArraySlice<String>) throws(UsageError) {
+    try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
+      // Editors often pass --stdio; it is the only transport.
+      if word != "--stdio" { throw UsageError("'lsp' takes no arguments, not '\(word)'") }
+    }
+  }
+
+  func run() throws {
+    let status = LanguageServer(version: FCMLintCommand.version).run()
+    if status != 0 { throw StatusError(status: .problems) }
+  }
+}
