@@ -262,13 +262,10 @@ public final class LanguageServer {
   }
 
   /// Registers a watcher for every config file read so far that has none (and, the first time,
-  /// for `.fcmlint.yml` files anywhere), when the client can; and notes each file's state for
-  /// the fallback.
+  /// for `.fcmlint.yml` files anywhere), when the client can.
   private func watchConfigs() {
-    guard let workspace else { return }
+    guard let workspace, initialized, canRegisterWatchers else { return }
     let files = workspace.configFiles
-    for file in files where configStamps[file] == nil { configStamps[file] = FileSystem.stamp(file) }
-    guard initialized, canRegisterWatchers else { return }
     let new = files.filter { !watched.contains($0) }
     guard registrations == 0 || !new.isEmpty else { return }
     var watchers: [String] = []
@@ -317,6 +314,14 @@ public final class LanguageServer {
       document.diagnostics = []
       publish(uri, [], version: document.version)
       return
+    }
+    // The state of each config file as it was read, before anything is published from it, and
+    // which config the document's folder had.
+    for file in workspace.configFiles where configStamps[file] == nil { configStamps[file] = FileSystem.stamp(file) }
+    let folder = Path.directory(of: Path.absolute(path))
+    if governingConfig[folder] == nil {
+      var discovery = ConfigDiscovery()
+      governingConfig[folder] = .some(discovery.configFile(governing: folder))
     }
     // JSON files and pages; other text (a .ts file, say) is not this server's.
     guard job.format != nil || Self.isJSON(uri) else {
