@@ -379,40 +379,100 @@ public struct Config: Sendable {
   public static let maxExtendsDepth = 32
 
   /// Reads the config at `path` and every config it extends (depth first, in the order listed),
-  /// each merged under the one that extends it.
+  /// each merged under the one that extends it. A config extended more than once (`a` extends `b`
+  /// and `c`, which both extend `d`) is read once, and counts at its last place in that order,
+  /// where its values won when it was read again for every path to it (2^depth reads in a
+  /// chain of diamonds).
   public static func load(file path: String) throws(ConfigurationError) -> Config {
-    try load(file: path, chain: [])
+    try load(file: path, reading: { FileSystem.read($0, limit: 1 << 20) })
   }
 
-  private static func load(file path: String, chain: [String]) throws(ConfigurationError) -> Config {
-    let bytes: [UInt8]
-    switch FileSystem.read(path, limit: 1 << 20) {
-    case .success(let b): bytes = b
-    case .failure(let e): throw ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the config: \(e.message)")
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw ConfigurationError(file: path, line: 1, column: 1, message: "the config must be UTF-8 text")
-    }
-    let own = try load(text: text, file: path)
-    var merged = Config()
-    let chain = chain + [Path.absolute(path)]
-    for entry in own.extendsPaths {
-      let target = Path.join(own.baseDirectory, entry.path)
-      if chain.contains(Path.absolute(target)) {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "'\(entry.path)' extends itself (through \(chain.count) config\(chain.count == 1 ? "" : "s"))")
-      }
-      guard chain.count < maxExtendsDepth else {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "extends is nested more than \(maxExtendsDepth) deep")
-      }
-      guard FileSystem.kind(target) != .missing else {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "cannot extend '\(entry.path)': no such file")
-      }
-      merged = (try load(file: target, chain: chain)).merged(over: merged)
-    }
-    var result = own.extendsPaths.isEmpty ? own : own.merged(over: merged)
-    result.file = own.file
-    result.baseDirectory = own.baseDirectory
+  /// `read` reads one config file (tests count the reads through it).
+  static func load(file path: String, reading read: (String) -> Result<[UInt8], FileSystem.IOError>) throws(ConfigurationError) -> Config {
+    var graph = ExtendsGraph()
+    let top = Path.absolute(path)
+    try graph.visit(path, absolute: top, chain: [], read)
+    var result = graph.nodes[top]!.config
+    guard !result.extendsPaths.isEmpty else { return result }
+    var merged = Settings()
+    for absolute in graph.order(from: top) { merged = graph.nodes[absolute]!.config.settings.merged(over: merged, keys: table) }
+    result.settings = merged
+    result.finish()
     return result
+  }
+
+  /// The configs one load reads, by absolute path, each read once.
+  private struct ExtendsGraph {
+    struct Node {
+      /// As read, without what it extends.
+      var config: Config
+      /// As the first chain that reached it names it.
+      var path: String
+      var extends: [String] = []
+      /// The longest chain of `extends:` below it (0 when it extends nothing).
+      var height = 0
+    }
+
+    var nodes: [String: Node] = [:]
+
+    mutating func visit(
+      _ path: String, absolute: String, chain: [String], _ read: (String) -> Result<[UInt8], FileSystem.IOError>
+    ) throws(ConfigurationError) {
+      let bytes: [UInt8]
+      switch read(path) {
+      case .success(let b): bytes = b
+      case .failure(let e): throw ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the config: \(e.message)")
+      }
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ConfigurationError(file: path, line: 1, column: 1, message: "the config must be UTF-8 text")
+      }
+      var node = Node(config: try Config.load(text: text, file: path), path: path)
+      let chain = chain + [absolute]
+      for entry in node.config.extendsPaths {
+        let target = Path.join(node.config.baseDirectory, entry.path), targetAbsolute = Path.absolute(target)
+        func fail(_ message: String) -> ConfigurationError {
+          ConfigurationError(file: path, line: entry.line, column: entry.column, message: message)
+        }
+        if chain.contains(targetAbsolute) { throw fail("'\(entry.path)' extends itself (through \(chain.count) config\(chain.count == 1 ? "" : "s"))") }
+        guard chain.count < maxExtendsDepth else { throw fail("extends is nested more than \(maxExtendsDepth) deep") }
+        guard FileSystem.kind(target) != .missing else { throw fail("cannot extend '\(entry.path)': no such file") }
+        if let known = nodes[targetAbsolute] {
+          // Read through another chain: nothing below it leads back into this chain (that loop
+          // would have been found then), but this chain may make what it extends too deep.
+          if chain.count + known.height >= maxExtendsDepth { throw tooDeep(below: known, distance: maxExtendsDepth - 1 - chain.count) }
+        } else {
+          try visit(target, absolute: targetAbsolute, chain: chain, read)
+        }
+        node.extends.append(targetAbsolute)
+        node.height = max(node.height, nodes[targetAbsolute]!.height + 1)
+      }
+      nodes[absolute] = node
+    }
+
+    /// The error reading every path again gave: at the first config, depth first, `distance`
+    /// below `start` that extends another (the one that would be the deepest config followed).
+    func tooDeep(below start: Node, distance: Int) -> ConfigurationError {
+      var node = start
+      for remaining in stride(from: distance, to: 0, by: -1) {
+        node = node.extends.lazy.map { nodes[$0]! }.first { $0.height >= remaining }!
+      }
+      let entry = node.config.extendsPaths[0]
+      return ConfigurationError(file: node.path, line: entry.line, column: entry.column, message: "extends is nested more than \(maxExtendsDepth) deep")
+    }
+
+    /// `top` and the configs below it, each at its last place in the depth-first order in which
+    /// they are merged, `top` last: the reverse of a walk that takes each config's extends last
+    /// first and skips the configs it has seen.
+    func order(from top: String) -> [String] {
+      var reversed: [String] = [], seen: Set<String> = []
+      func walk(_ absolute: String) {
+        guard seen.insert(absolute).inserted else { return }
+        reversed.append(absolute)
+        for next in nodes[absolute]!.extends.reversed() { walk(next) }
+      }
+      walk(top)
+      return reversed.reversed()
+    }
   }
 
   /// `limits:` as written, each value checked by the same function as its command-line option

@@ -13,7 +13,7 @@ extension Config {
     .list(
       "extends", .paths, \.extends, merge: .notInherited, .config,
       read: { value, _ throws(ConfigurationError) in try loadExtends(value) },
-      "Configs this one inherits (relative to this file), followed depth first in the order listed; this file's settings win over theirs."),
+      "Configs this one inherits (relative to this file), followed depth first in the order listed; this file's settings win over theirs, and a config reached twice counts once, at its last place."),
     .map(
       "rules", .severities, \.rules, .configAndOverrides, read: { value, _ throws(ConfigurationError) in try loadSeverities(value) },
       "Per-rule severity: error, warning, info or off."),
