@@ -25,62 +25,69 @@ import FCMLintJSON
 /// Paths and globs are relative to the file that writes them, an extended config's included.
 public struct Config: Sendable {
   public static let fileName = ".fcmlint.yml"
-  /// The keys a config may have.
-  public static let keys = [
-    "root", "extends", "rules", "rule-directories", "ignore", "respect-gitignore", "fragment", "docs", "limits", "placeholders",
-    "extend-placeholders", "overrides", "suppress",
-  ]
 
   /// Where the config was read from, or nil for the defaults.
   public var file: String?
+  /// The directory of the config file.
+  public var baseDirectory: String = "."
+  /// Its own settings over those of the configs it extends (`Config.table` says how each key
+  /// combines); the properties below read them.
+  var settings = Settings()
+  /// The defaults, changed by `limits:`; command-line options change them further.
+  public var limits = Limits()
+  /// A template's placeholder syntaxes (`placeholders:`, `extend-placeholders:`).
+  public var placeholders: PlaceholderSyntax = .default
+
   /// `root: true`: this folder is the top of the project: folder walks below it read `.gitignore`
   /// files from here down, not from the top of a repository that holds it.
-  public var root = false
+  public var root: Bool {
+    get { settings.root ?? false }
+    set { settings.root = newValue }
+  }
   /// Rule id → severity, or nil for `off`.
-  public var severities: [String: Severity?] = [:]
-  /// Positions of the ids in `severities`, to report an unknown id where it is written.
-  var severityPositions: [String: (file: String, line: Int, column: Int)] = [:]
+  public var severities: [String: Severity?] {
+    get { settings.rules.values }
+    set { settings.rules.values = newValue }
+  }
   /// Extra rule folders, each with the folder of the config that names it, which it must stay in.
-  public var ruleDirectories: [(directory: String, confinedTo: String)] = []
+  public var ruleDirectories: [(directory: String, confinedTo: String)] {
+    get { settings.ruleDirectories }
+    set { settings.ruleDirectories = newValue }
+  }
   /// `ignore:` of this config and those it extends, each relative to the config that wrote it.
-  public var ignoreLists: [IgnoreList] = []
-  var respectGitignoreSetting: Bool? = nil
-  var fragmentSetting: Bool? = nil
-  var docsSetting: Bool? = nil
+  public var ignoreLists: [IgnoreList] {
+    get { settings.ignore }
+    set { settings.ignore = newValue }
+  }
   /// Whether folder walks include documentation pages (`.md`, `.markdown`, `.mdx`, `.html`,
   /// `.htm`) and lint their message samples (`docs:`, `--docs`; default false, so a repository's
   /// README is not linted by surprise).
   public var docs: Bool {
-    get { docsSetting ?? false }
-    set { docsSetting = newValue }
+    get { settings.docs ?? false }
+    set { settings.docs = newValue }
   }
   /// Whether folder walks read `.gitignore` files (`respect-gitignore:`, default true).
   public var respectGitignore: Bool {
-    get { respectGitignoreSetting ?? true }
-    set { respectGitignoreSetting = newValue }
+    get { settings.respectGitignore ?? true }
+    set { settings.respectGitignore = newValue }
   }
   /// The files are message fragments, whose sender adds the target (`fragment:`, `--fragment`).
   public var fragment: Bool {
-    get { fragmentSetting ?? false }
-    set { fragmentSetting = newValue }
+    get { settings.fragment ?? false }
+    set { settings.fragment = newValue }
   }
-  /// The directory of the config file.
-  public var baseDirectory: String = "."
-  /// `limits:` as written (checked), by setting; `limits` is them over the defaults.
-  var limitValues: [Limits.Setting: String] = [:]
-  /// The defaults, changed by `limits:`; command-line options change them further.
-  public var limits = Limits()
-  /// `placeholders:` (replacing the defaults) and `extend-placeholders:` (added to them).
-  var placeholderPatterns: [String]? = nil
-  var extraPlaceholders: [String] = []
-  /// A template's placeholder syntaxes (`placeholders:`, `extend-placeholders:`).
-  public var placeholders: PlaceholderSyntax = .default
   /// Settings for the files some globs match (`overrides:`), later entries winning.
-  public var overrides: [Override] = []
+  public var overrides: [Override] {
+    get { settings.overrides }
+    set { settings.overrides = newValue }
+  }
   /// Findings turned off on purpose (`suppress:`), each with its reason.
-  public var suppressions: [Suppression] = []
+  public var suppressions: [Suppression] {
+    get { settings.suppress }
+    set { settings.suppress = newValue }
+  }
   /// `extends:` as written: paths relative to this file, with their positions.
-  var extendsPaths: [(path: String, line: Int, column: Int)] = []
+  var extendsPaths: [(path: String, line: Int, column: Int)] { settings.extends }
   /// The config files this config was read from: its own, then those it extends.
   public internal(set) var files: [String] = []
 
@@ -90,13 +97,21 @@ public struct Config: Sendable {
     /// (absolute: matched against every file of a walk).
     public var files: [Glob]
     public var base: String = "/"
-    public var severities: [String: Severity?] = [:]
-    var severityPositions: [String: (file: String, line: Int, column: Int)] = [:]
-    public var input: InputKind? = nil
-    public var fragment: Bool? = nil
-    var placeholderPatterns: [String]? = nil
-    var extraPlaceholders: [String] = []
-    var limitValues: [Limits.Setting: String] = [:]
+    /// What it sets: only the keys `Config.table` allows in overrides.
+    var settings = Settings()
+
+    public var severities: [String: Severity?] {
+      get { settings.rules.values }
+      set { settings.rules.values = newValue }
+    }
+    public var input: InputKind? {
+      get { settings.input }
+      set { settings.input = newValue }
+    }
+    public var fragment: Bool? {
+      get { settings.fragment }
+      set { settings.fragment = newValue }
+    }
 
     func matches(_ absolutePath: String) -> Bool {
       IgnoreList(base: base, globs: files).excludes(absolutePath, isDirectory: false)
@@ -146,32 +161,26 @@ public struct Config: Sendable {
   /// `absolute`: when the caller knows the file's absolute path already (a walk does, folder by
   /// folder), it is not worked out again.
   public func settings(for path: String, absolute known: String? = nil) -> FileSettings {
-    var settings = FileSettings(
+    var result = FileSettings(
       severities: severities, input: nil, fragment: fragment, placeholders: placeholders, limits: limits, overrides: [])
-    guard !overrides.isEmpty else { return settings }
+    guard !overrides.isEmpty else { return result }
     let absolute = known ?? Path.absolute(path)
-    var patterns = placeholderPatterns, extra = extraPlaceholders, limitValues = self.limitValues
-    var placeholdersChanged = false, limitsChanged = false
+    var applied = settings
     for (index, override) in overrides.enumerated() where override.matches(absolute) {
-      settings.overrides.append(index)
-      settings.severities.merge(override.severities) { $1 }
-      if let input = override.input { settings.input = input }
-      if let fragment = override.fragment { settings.fragment = fragment }
-      if let replaced = override.placeholderPatterns {
-        patterns = replaced
-        extra = override.extraPlaceholders
-      } else {
-        extra += override.extraPlaceholders
-      }
-      placeholdersChanged = placeholdersChanged || override.placeholderPatterns != nil || !override.extraPlaceholders.isEmpty
-      limitValues.merge(override.limitValues) { $1 }
-      limitsChanged = limitsChanged || !override.limitValues.isEmpty
+      result.overrides.append(index)
+      applied = override.settings.merged(over: applied, keys: Self.overrideKeys)
     }
+    guard !result.overrides.isEmpty else { return result }
+    result.severities = applied.rules.values
+    result.input = applied.input
+    result.fragment = applied.fragment ?? false
     // Compiled only when an override changes them (this runs for every file of a walk); every
     // pattern and value was checked when the config was read.
-    if placeholdersChanged { settings.placeholders = (try? Self.placeholderSyntax(patterns, extra)) ?? placeholders }
-    if limitsChanged { settings.limits = (try? Self.limits(limitValues)) ?? limits }
-    return settings
+    if applied.placeholders != settings.placeholders || applied.extendPlaceholders != settings.extendPlaceholders {
+      result.placeholders = (try? Self.placeholderSyntax(applied.placeholders, applied.extendPlaceholders)) ?? placeholders
+    }
+    if applied.limits != settings.limits { result.limits = (try? Self.limits(applied.limits)) ?? limits }
+    return result
   }
 
   public init() {}
@@ -190,10 +199,9 @@ public struct Config: Sendable {
   }
 
   /// `rules:` (in the config or an override): rule id → severity, nil for off.
-  static func loadSeverities(_ value: DataValue) throws(ConfigurationError) -> ([String: Severity?], [String: (file: String, line: Int, column: Int)]) {
-    var severities: [String: Severity?] = [:]
-    var positions: [String: (file: String, line: Int, column: Int)] = [:]
-    if value.isNull { return (severities, positions) }
+  static func loadSeverities(_ value: DataValue) throws(ConfigurationError) -> Severities {
+    var severities = Severities()
+    if value.isNull { return severities }
     for (id, idValue, severityValue) in try value.mapping(what: "'rules'") {
       let text: String
       if case .scalar(let s, .bool, _) = severityValue.node, s.lowercased() == "off" {
@@ -205,15 +213,15 @@ public struct Config: Sendable {
         text = s
       }
       if text == "off" {
-        severities[id] = .some(nil)
+        severities.values[id] = .some(nil)
       } else if let severity = Severity(rawValue: text) {
-        severities[id] = severity
+        severities.values[id] = severity
       } else {
         throw severityValue.fail("the severity of '\(id)' must be error, warning, info or off, not '\(text)'")
       }
-      positions[id] = (idValue.file, idValue.line, idValue.column)
+      severities.positions[id] = (idValue.file, idValue.line, idValue.column)
     }
-    return (severities, positions)
+    return severities
   }
 
   static func loadGlobs(_ value: DataValue, what: String) throws(ConfigurationError) -> [Glob] {
@@ -243,31 +251,72 @@ public struct Config: Sendable {
     return patterns
   }
 
-  static func loadOverride(_ value: DataValue, base: String) throws(ConfigurationError) -> Override {
-    var override = Override(files: [], base: base)
+  // The readers of the keys that take more than a line in `Config.table`.
+
+  static func loadExtends(_ value: DataValue) throws(ConfigurationError) -> [(path: String, line: Int, column: Int)] {
+    var paths: [(path: String, line: Int, column: Int)] = []
+    for item in value.oneOrMany(what: "extends") { paths.append((try item.nonEmptyString(what: "a config to extend"), item.line, item.column)) }
+    return paths
+  }
+
+  static func loadRuleDirectories(_ value: DataValue, _ context: ReadContext) throws(ConfigurationError) -> [(directory: String, confinedTo: String)] {
+    var directories: [(directory: String, confinedTo: String)] = []
+    for item in value.oneOrMany(what: context.key) {
+      let directory = Path.join(context.directory, try item.nonEmptyString(what: "a rule directory"))
+      // A config in a cloned repository must not make fcmlint read rule files elsewhere.
+      let base = context.absoluteDirectory, target = Path.absolute(directory)
+      guard target == base || target.hasPrefix(base == "/" ? "/" : base + "/") else {
+        throw item.fail("rule directories must be inside the config file's folder (use --rules for others)")
+      }
+      directories.append((directory, context.directory))
+    }
+    return directories
+  }
+
+  static func loadIgnore(_ value: DataValue, _ context: ReadContext) throws(ConfigurationError) -> [IgnoreList] {
+    var globs: [Glob] = []
+    for item in value.oneOrMany(what: context.key) {
+      let pattern = try item.nonEmptyString(what: "an ignore pattern")
+      do {
+        globs.append(try Glob(pattern))
+      } catch {
+        throw item.fail("invalid ignore pattern '\(pattern)': \(error.message)")
+      }
+    }
+    return globs.isEmpty ? [] : [IgnoreList(base: context.absoluteDirectory, globs: globs)]
+  }
+
+  static func loadInput(_ value: DataValue) throws(ConfigurationError) -> InputKind {
+    let text = try value.nonEmptyString(what: "input")
+    guard let kind = InputKind(rawValue: text) else {
+      throw value.fail("input must be \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+    }
+    return kind
+  }
+
+  static func loadOverrides(_ value: DataValue, _ context: ReadContext) throws(ConfigurationError) -> [Override] {
+    var overrides: [Override] = []
+    for item in try value.sequence(what: "'overrides'") { overrides.append(try loadOverride(item, context)) }
+    return overrides
+  }
+
+  static func loadSuppressions(_ value: DataValue, _ context: ReadContext) throws(ConfigurationError) -> [Suppression] {
+    var suppressions: [Suppression] = []
+    for item in try value.sequence(what: "'suppress'") { suppressions.append(try loadSuppression(item, base: context.absoluteDirectory)) }
+    return suppressions
+  }
+
+  /// One entry of `overrides:`: `files`, then the keys `Config.table` allows there.
+  static func loadOverride(_ value: DataValue, _ context: ReadContext) throws(ConfigurationError) -> Override {
+    var override = Override(files: [], base: context.absoluteDirectory)
     var sawFiles = false
-    let allowed = ["files", "rules", "input", "fragment", "placeholders", "extend-placeholders", "limits"]
-    for (key, _, item) in try value.mapping(allowed: allowed, what: "an override") {
-      switch key {
-      case "files":
+    let what = "an override"
+    for (key, keyValue, item) in try value.mapping(allowed: ["files"] + overrideKeys.map(\.name), what: what) {
+      if key == "files" {
         sawFiles = true
         override.files = try loadGlobs(item, what: key)
-      case "rules":
-        (override.severities, override.severityPositions) = try loadSeverities(item)
-      case "input":
-        let text = try item.nonEmptyString(what: "input")
-        guard let kind = InputKind(rawValue: text) else {
-          throw item.fail("input must be \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-        }
-        override.input = kind
-      case "placeholders":
-        override.placeholderPatterns = try loadPlaceholders(item, what: key)
-      case "extend-placeholders":
-        override.extraPlaceholders = try loadPlaceholders(item, what: key)
-      case "limits":
-        if !item.isNull { override.limitValues = try loadLimitValues(item) }
-      default:
-        override.fragment = try item.bool(what: key)
+      } else {
+        try Key.named(key, in: overrideKeys, at: keyValue, what: what).read(item, context.reading(key), &override.settings)
       }
     }
     if !sawFiles || override.files.isEmpty { throw value.fail("an override needs 'files': the patterns of the files it applies to") }
@@ -277,7 +326,8 @@ public struct Config: Sendable {
   static func loadSuppression(_ value: DataValue, base: String) throws(ConfigurationError) -> Suppression {
     var files: [Glob] = []
     var rule: String? = nil, pointer: String? = nil, reason: String? = nil
-    for (key, _, item) in try value.mapping(allowed: ["files", "rule", "pointer", "reason"], what: "a suppression") {
+    let what = "a suppression"
+    for (key, keyValue, item) in try value.mapping(allowed: ["files", "rule", "pointer", "reason"], what: what) {
       switch key {
       case "files": files = try loadGlobs(item, what: key)
       case "rule": rule = try item.nonEmptyString(what: "rule")
@@ -286,10 +336,12 @@ public struct Config: Sendable {
           throw item.fail("pointer must be a JSON Pointer such as /message/apns/payload/aps (or \"\" for the whole document)")
         }
         pointer = text
-      default:
+      case "reason":
         let text = try item.nonEmptyString(what: "reason")
         guard text.contains(where: { $0 != " " }) else { throw item.fail("a suppression's reason must say why") }
         reason = text
+      default:
+        throw keyValue.fail("unknown key '\(key)' in \(what)")
       }
     }
     guard let rule else { throw value.fail("a suppression needs 'rule': the id of the rule whose findings it turns off") }
@@ -304,84 +356,24 @@ public struct Config: Sendable {
     config.baseDirectory = Path.directory(of: file)
     let root = try DataValue.parse(yaml: text, file: file)
     if root.isNull { return config }  // an empty file
-    var ignore: [Glob] = []
-    for (key, _, value) in try root.mapping(allowed: keys, what: "the config") {
-      switch key {
-      case "root":
-        config.root = try value.bool(what: key)
-      case "extends":
-        for item in value.oneOrMany(what: key) {
-          config.extendsPaths.append((try item.nonEmptyString(what: "a config to extend"), item.line, item.column))
-        }
-      case "rules":
-        (config.severities, config.severityPositions) = try loadSeverities(value)
-      case "overrides":
-        for item in try value.sequence(what: "'overrides'") { config.overrides.append(try loadOverride(item, base: Path.absolute(config.baseDirectory))) }
-      case "suppress":
-        for item in try value.sequence(what: "'suppress'") { config.suppressions.append(try loadSuppression(item, base: Path.absolute(config.baseDirectory))) }
-      case "rule-directories":
-        for item in value.oneOrMany(what: key) {
-          let directory = Path.join(config.baseDirectory, try item.nonEmptyString(what: "a rule directory"))
-          // A config in a cloned repository must not make fcmlint read rule files elsewhere.
-          let base = Path.absolute(config.baseDirectory), target = Path.absolute(directory)
-          guard target == base || target.hasPrefix(base == "/" ? "/" : base + "/") else {
-            throw item.fail("rule directories must be inside the config file's folder (use --rules for others)")
-          }
-          config.ruleDirectories.append((directory, config.baseDirectory))
-        }
-      case "limits":
-        if value.isNull { break }
-        config.limitValues = try loadLimitValues(value)
-      case "respect-gitignore":
-        config.respectGitignoreSetting = try value.bool(what: key)
-      case "fragment":
-        config.fragmentSetting = try value.bool(what: key)
-      case "docs":
-        config.docsSetting = try value.bool(what: key)
-      case "placeholders":
-        config.placeholderPatterns = try loadPlaceholders(value, what: key)
-      case "extend-placeholders":
-        config.extraPlaceholders = try loadPlaceholders(value, what: key)
-      default:
-        for item in value.oneOrMany(what: key) {
-          let pattern = try item.nonEmptyString(what: "an ignore pattern")
-          do {
-            ignore.append(try Glob(pattern))
-          } catch {
-            throw item.fail("invalid ignore pattern '\(pattern)': \(error.message)")
-          }
-        }
-      }
-    }
-    if !ignore.isEmpty { config.ignoreLists = [IgnoreList(base: Path.absolute(config.baseDirectory), globs: ignore)] }
+    let context = ReadContext(directory: config.baseDirectory, absoluteDirectory: Path.absolute(config.baseDirectory))
+    config.settings = try Settings.read(root, keys: configKeys, what: "the config", context)
     config.finish()
     return config
   }
 
   /// Derives `limits` and `placeholders` from what was written (each value already checked).
   mutating func finish() {
-    limits = (try? Self.limits(limitValues)) ?? Limits()
-    placeholders = (try? Self.placeholderSyntax(placeholderPatterns, extraPlaceholders)) ?? .default
+    limits = (try? Self.limits(settings.limits)) ?? Limits()
+    placeholders = (try? Self.placeholderSyntax(settings.placeholders, settings.extendPlaceholders)) ?? .default
   }
 
-  /// This config over `base` (a config it extends): its own settings win, lists append after the
-  /// base's, and maps merge key by key.
+  /// This config over `base` (a config it extends), each key combined as its entry in
+  /// `Config.table` says: its own settings win, lists append after the base's, and maps merge
+  /// key by key.
   func merged(over base: Config) -> Config {
     var out = self
-    out.severities = base.severities.merging(severities) { $1 }
-    out.severityPositions = base.severityPositions.merging(severityPositions) { $1 }
-    out.ruleDirectories = base.ruleDirectories + ruleDirectories
-    out.ignoreLists = base.ignoreLists + ignoreLists
-    out.respectGitignoreSetting = respectGitignoreSetting ?? base.respectGitignoreSetting
-    out.fragmentSetting = fragmentSetting ?? base.fragmentSetting
-    out.docsSetting = docsSetting ?? base.docsSetting
-    out.limitValues = base.limitValues.merging(limitValues) { $1 }
-    if placeholderPatterns == nil {
-      out.placeholderPatterns = base.placeholderPatterns
-      out.extraPlaceholders = base.extraPlaceholders + extraPlaceholders
-    }
-    out.overrides = base.overrides + overrides
-    out.suppressions = base.suppressions + suppressions
+    out.settings = settings.merged(over: base.settings, keys: Self.table)
     out.finish()
     return out
   }
@@ -390,45 +382,101 @@ public struct Config: Sendable {
   public static let maxExtendsDepth = 32
 
   /// Reads the config at `path` and every config it extends (depth first, in the order listed),
-  /// each merged under the one that extends it.
+  /// each merged under the one that extends it. A config extended more than once (`a` extends `b`
+  /// and `c`, which both extend `d`) is read once, and counts at its last place in that order,
+  /// where its values won when it was read again for every path to it (2^depth reads in a
+  /// chain of diamonds).
   public static func load(file path: String) throws(ConfigurationError) -> Config {
-    try load(file: path, chain: [])
+    try load(file: path, reading: { FileSystem.read($0, limit: 1 << 20) })
   }
 
-  private static func load(file path: String, chain: [String]) throws(ConfigurationError) -> Config {
-    let bytes: [UInt8]
-    switch FileSystem.read(path, limit: 1 << 20) {
-    case .success(let b): bytes = b
-    case .failure(let e): throw ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the config: \(e.message)")
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw ConfigurationError(file: path, line: 1, column: 1, message: "the config must be UTF-8 text")
-    }
-    let own = try load(text: text, file: path)
-    var merged = Config()
-    var files = [path]
-    let chain = chain + [Path.absolute(path)]
-    for entry in own.extendsPaths {
-      let target = Path.join(own.baseDirectory, entry.path)
-      if chain.contains(Path.absolute(target)) {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "'\(entry.path)' extends itself (through \(chain.count) config\(chain.count == 1 ? "" : "s"))")
-      }
-      guard chain.count < maxExtendsDepth else {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "extends is nested more than \(maxExtendsDepth) deep")
-      }
-      guard FileSystem.kind(target) != .missing else {
-        throw ConfigurationError(file: path, line: entry.line, column: entry.column, message: "cannot extend '\(entry.path)': no such file")
-      }
-      let extended = try load(file: target, chain: chain)
-      files += extended.files
-      merged = extended.merged(over: merged)
-    }
-    var result = own.extendsPaths.isEmpty ? own : own.merged(over: merged)
-    result.root = own.root
-    result.file = own.file
-    result.baseDirectory = own.baseDirectory
-    result.files = files
+  /// `read` reads one config file (tests count the reads through it).
+  static func load(file path: String, reading read: (String) -> Result<[UInt8], FileSystem.IOError>) throws(ConfigurationError) -> Config {
+    var graph = ExtendsGraph()
+    let top = Path.absolute(path)
+    try graph.visit(path, absolute: top, chain: [], read)
+    var result = graph.nodes[top]!.config
+    result.files = graph.order(from: top).reversed().map { graph.nodes[$0]!.path }
+    guard !result.extendsPaths.isEmpty else { return result }
+    var merged = Settings()
+    for absolute in graph.order(from: top) { merged = graph.nodes[absolute]!.config.settings.merged(over: merged, keys: table) }
+    result.settings = merged
+    result.finish()
     return result
+  }
+
+  /// The configs one load reads, by absolute path, each read once.
+  private struct ExtendsGraph {
+    struct Node {
+      /// As read, without what it extends.
+      var config: Config
+      /// As the first chain that reached it names it.
+      var path: String
+      var extends: [String] = []
+      /// The longest chain of `extends:` below it (0 when it extends nothing).
+      var height = 0
+    }
+
+    var nodes: [String: Node] = [:]
+
+    mutating func visit(
+      _ path: String, absolute: String, chain: [String], _ read: (String) -> Result<[UInt8], FileSystem.IOError>
+    ) throws(ConfigurationError) {
+      let bytes: [UInt8]
+      switch read(path) {
+      case .success(let b): bytes = b
+      case .failure(let e): throw ConfigurationError(file: path, line: 1, column: 1, message: "cannot read the config: \(e.message)")
+      }
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ConfigurationError(file: path, line: 1, column: 1, message: "the config must be UTF-8 text")
+      }
+      var node = Node(config: try Config.load(text: text, file: path), path: path)
+      let chain = chain + [absolute]
+      for entry in node.config.extendsPaths {
+        let target = Path.join(node.config.baseDirectory, entry.path), targetAbsolute = Path.absolute(target)
+        func fail(_ message: String) -> ConfigurationError {
+          ConfigurationError(file: path, line: entry.line, column: entry.column, message: message)
+        }
+        if chain.contains(targetAbsolute) { throw fail("'\(entry.path)' extends itself (through \(chain.count) config\(chain.count == 1 ? "" : "s"))") }
+        guard chain.count < maxExtendsDepth else { throw fail("extends is nested more than \(maxExtendsDepth) deep") }
+        guard FileSystem.kind(target) != .missing else { throw fail("cannot extend '\(entry.path)': no such file") }
+        if let known = nodes[targetAbsolute] {
+          // Read through another chain: nothing below it leads back into this chain (that loop
+          // would have been found then), but this chain may make what it extends too deep.
+          if chain.count + known.height >= maxExtendsDepth { throw tooDeep(below: known, distance: maxExtendsDepth - 1 - chain.count) }
+        } else {
+          try visit(target, absolute: targetAbsolute, chain: chain, read)
+        }
+        node.extends.append(targetAbsolute)
+        node.height = max(node.height, nodes[targetAbsolute]!.height + 1)
+      }
+      nodes[absolute] = node
+    }
+
+    /// The error reading every path again gave: at the first config, depth first, `distance`
+    /// below `start` that extends another (the one that would be the deepest config followed).
+    func tooDeep(below start: Node, distance: Int) -> ConfigurationError {
+      var node = start
+      for remaining in stride(from: distance, to: 0, by: -1) {
+        node = node.extends.lazy.map { nodes[$0]! }.first { $0.height >= remaining }!
+      }
+      let entry = node.config.extendsPaths[0]
+      return ConfigurationError(file: node.path, line: entry.line, column: entry.column, message: "extends is nested more than \(maxExtendsDepth) deep")
+    }
+
+    /// `top` and the configs below it, each at its last place in the depth-first order in which
+    /// they are merged, `top` last: the reverse of a walk that takes each config's extends last
+    /// first and skips the configs it has seen.
+    func order(from top: String) -> [String] {
+      var reversed: [String] = [], seen: Set<String> = []
+      func walk(_ absolute: String) {
+        guard seen.insert(absolute).inserted else { return }
+        reversed.append(absolute)
+        for next in nodes[absolute]!.extends.reversed() { walk(next) }
+      }
+      walk(top)
+      return reversed.reversed()
+    }
   }
 
   /// `limits:` as written, each value checked by the same function as its command-line option
@@ -458,9 +506,9 @@ public struct Config: Sendable {
 
   /// Checks that every rule id the config names exists.
   public func validate(against rules: RuleSet) throws(ConfigurationError) {
-    for (ids, positions) in [(severities, severityPositions)] + overrides.map({ ($0.severities, $0.severityPositions) }) {
-      for id in ids.keys.sorted() where rules.rule(id) == nil {
-        let position = positions[id] ?? (file ?? Config.fileName, 1, 1)
+    for written in [settings.rules] + overrides.map(\.settings.rules) {
+      for id in written.values.keys.sorted() where rules.rule(id) == nil {
+        let position = written.positions[id] ?? (file ?? Config.fileName, 1, 1)
         throw ConfigurationError(
           file: position.file, line: position.line, column: position.column,
           message: "unknown rule '\(id)'\(DataValue.suggestion(id, rules.ids))")
