@@ -190,7 +190,7 @@ extension LintSettings {
     let workspace = try Workspace.openOrReport(runSettings(variables: variables))
     let linter = workspace.linters[0]
 
-    if ndjson { return try runNDJSON(linter, maxLine: workspace.maxFileSizes[0]) }
+    if ndjson { return try runNDJSON(workspace) }
     let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
 
     // Inputs, in command-line order; folders expand to their sorted files.
@@ -315,8 +315,10 @@ extension LintSettings {
   }
 
   /// `--ndjson`: each path is a stream of one document per line ("-" is standard input).
-  func runNDJSON(_ linter: Linter, maxLine: Int) throws {
-    let streamer = NDJSONLinter(linter: linter, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: maxLine)
+  func runNDJSON(_ workspace: Workspace) throws {
+    let linter = workspace.linters[0]
+    // The config's suppressions apply to a stream's documents as to a file's; there is no baseline.
+    let waivers = Waivers(baseline: nil, recording: nil)
     var formatter = reports[0].format.formatter(color: reports[0].format == .text && Console.wantsColor)
     if var text = formatter as? TextFormatter {
       // Streams are linted, not fixed, and count documents.
@@ -340,6 +342,10 @@ extension LintSettings {
         errors.append(FileSystem.IOError(path: path, message: "is a directory (--ndjson reads streams, not folders)"))
         continue
       }
+      // Each stream is read as a file of its name is: its config, `ignore:` and `suppress:`.
+      let source: FileJob.Source = path == "-" ? .standardInput(name: stdinFilename) : .file(path)
+      let job = try reportingConfigurationErrors { () throws(ConfigurationError) in try workspace.job(for: source, readAs: .json) }
+      let streamer = NDJSONLinter(job: job, waivers: waivers, quiet: quiet, jobs: jobs ?? Console.processorCount, maxLine: job.maxFileSize)
       totals.formatter.write([], files: [name], to: totals.sink)  // the stream, for formats that list what was read
       if let error = streamer.lint(fd: fd, name: name, totals: &totals) { errors.append(error) }
       if path != "-" { close(fd) }

@@ -17,7 +17,10 @@ import Darwin
 /// is linted in parallel and printed in stream order before the next is read; a diagnostic names
 /// the stream and the line the document is on.
 struct NDJSONLinter {
-  let linter: Linter
+  /// Each document of the stream is this job's input: the stream's config, its `ignore:` and
+  /// `suppress:`, as for a file of that name.
+  let job: FileJob
+  let waivers: Waivers
   let quiet: Bool
   let jobs: Int
   /// Longest accepted line; a longer one gets one diagnostic and is skipped, never loaded whole.
@@ -67,9 +70,9 @@ struct NDJSONLinter {
 
   private func lintBatch(_ batch: [(line: Int, bytes: [UInt8])], _ name: String) -> [Diagnostic] {
     let slots = Slots<[Diagnostic]>(count: batch.count, initial: [])
-    let linter = self.linter
+    let job = self.job, waivers = self.waivers
     let work: @Sendable (Int) -> Void = { i in
-      var found = linter.lint(bytes: batch[i].bytes, file: name)
+      var found = job.run(bytes: batch[i].bytes, .none, waivers: waivers).diagnostics
       // One document per line: every position is on the stream's line, however many CRs (which
       // JSON reads as white space, and an editor as line breaks) the document holds.
       let bytes = batch[i].bytes, line = batch[i].line
@@ -108,7 +111,7 @@ struct NDJSONLinter {
 
   private func tooLong(_ name: String, _ line: Int, _ length: Int) -> Diagnostic? {
     let position = SourcePosition(line: line, column: 1)
-    return linter.syntaxDiagnostic(
+    return job.linter.syntaxDiagnostic(
       file: name, message: "the document on this line is \(length) bytes, larger than the limit of \(maxLine); skipped",
       start: position, end: position)
   }

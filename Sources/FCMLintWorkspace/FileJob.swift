@@ -56,11 +56,15 @@ public struct FileJob: Sendable {
     case .standardInput: read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
     case .buffer(_, let bytes): read = .success(bytes)
     }
-    let bytes: [UInt8]
     switch read {
-    case .success(let read): bytes = read
+    case .success(let bytes): return run(bytes: bytes, fixing, waivers: waivers)
     case .failure(let error): return .failed(error)
     }
+  }
+
+  /// Lints `bytes` as this job's input (one document of a stream, read by its caller).
+  public func run(bytes: [UInt8], _ fixing: Fixing, waivers: Waivers) -> FileResult {
+    let name = source.name
     // What a fix gives back for a text that is not linted: the text as it came (an editor's
     // format-on-save must never empty its buffer).
     let givesBack: Bool

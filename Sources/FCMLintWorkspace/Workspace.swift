@@ -251,7 +251,14 @@ public final class Workspace {
 
   /// Everything one input needs to be linted, worked out here once so that the job itself can
   /// run on any thread.
-  public func job(for source: FileJob.Source) throws(ConfigurationError) -> FileJob {
+  /// How a job reads its input: by its name and the settings (JSON or a page), or always as JSON
+  /// (the documents of a stream).
+  public enum Reading: Sendable {
+    case byName
+    case json
+  }
+
+  public func job(for source: FileJob.Source, readAs reading: Reading = .byName) throws(ConfigurationError) -> FileJob {
     let path: String
     switch source {
     case .file(let file): path = file
@@ -261,13 +268,13 @@ public final class Workspace {
     let index = try linter(forFile: path)
     let ignored: Bool
     switch source {
-    case .file: ignored = false  // a walk or the caller has decided already
+    case .file: ignored = reading == .json ? try isIgnored(path) : false  // a walk or the caller has decided already for files
     case .standardInput(let name): ignored = try name.map { name throws(ConfigurationError) in try isIgnored(name) } ?? false
     case .buffer(let name, _): ignored = try isIgnored(name)
     }
     return FileJob(
       source: source, linter: linters[index], linterIndex: index, maxFileSize: maxFileSizes[index], suppressions: suppressions[index],
-      format: try format(of: source), ignored: ignored)
+      format: reading == .json ? nil : try format(of: source), ignored: ignored)
   }
 
   /// How an input is read: nil for JSON; a page's format for a documentation page (by its name,

@@ -102,6 +102,38 @@ extension CLITests {
     XCTAssertEqual(try fcmlint(["sub/gen/c.json"], in: root).status, 0)
   }
 
+  /// A stream's documents get the stream's config, as a file of that name would: its
+  /// suppressions hold for every line.
+  func testAStreamsDocumentsGetTheConfigOfTheStream() throws {
+    let root = try temporaryDirectory()
+    try write("""
+      suppress:
+        - {files: ["logs/*.ndjson"], rule: data-string-values, reason: "the app reads numbers"}
+
+      """, to: root.appendingPathComponent(".fcmlint.yml"))
+    let line = #"{"message": {"topic": "news", "data": {"count": 3}, "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "Hi"}}}}}"#
+    try write(line + "\n" + line + "\n", to: root.appendingPathComponent("logs/sent.ndjson"))
+    let run = try fcmlint(["--ndjson", "--format", "json", "logs/sent.ndjson"], in: root)
+    XCTAssertEqual(try decode(run).diagnostics.map(\.rule), ["apns-aps-key", "apns-aps-key"], run.stderr)
+  }
+
+  /// A page's sample keeps a suppressed finding's bytes under `--fix`, as a file does.
+  func testFixLeavesSuppressedFindingsInPagesAsTheyAre() throws {
+    let root = try temporaryDirectory()
+    try write("""
+      suppress:
+        - {rule: webpush-image-header, reason: "the service worker reads it there"}
+
+      """, to: root.appendingPathComponent(".fcmlint.yml"))
+    let page = "# Web push\n\n```json\n" + Self.imageInWebpushHeaders + "```\n"
+    let url = root.appendingPathComponent("README.md")
+    try write(page, to: url)
+    let run = try fcmlint(["--fix", "README.md"], in: root)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), page)
+    XCTAssertFalse(run.stdout.contains("unused-suppression"), run.stdout)
+  }
+
   /// `root: true` marks the project's top: `.gitignore` files above it do not apply to walks in it.
   func testRootStopsTheSearchForGitignoreFiles() throws {
     let repository = try temporaryDirectory()
