@@ -194,39 +194,8 @@ extension LintSettings {
     let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
 
     // Inputs, in command-line order; folders expand to their sorted files.
-    var inputs: [FileJob.Source] = []
-    var ioErrors: [FileSystem.IOError] = []
-    for path in paths {
-      if path == "-" {
-        inputs.append(.standardInput(name: stdinFilename))
-        continue
-      }
-      switch FileSystem.kind(path) {
-      case .directory:
-        let (files, errors) = try reportingConfigurationErrors { () throws(ConfigurationError) in try workspace.files(under: path) }
-        inputs += files.map { .file($0) }
-        ioErrors += errors
-      case .missing:
-        ioErrors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
-      case .file, .other:
-        if !(try reportingConfigurationErrors { () throws(ConfigurationError) in try workspace.isIgnored(path) }) { inputs.append(.file(path)) }
-      }
-    }
-
-    // A path named twice is linted once. With --fix, so is one file reached by two paths (as
-    // `a.json` and `./a.json`, through a folder and by name, through a link): fixed twice at
-    // once, its two writes would race. Only then is every file's identity looked up (a stat
-    // each, which a plain folder walk does without).
-    var seenPaths = Set<String>()
-    var seenFiles = Set<FileSystem.Identity>()
-    // One path, walked or named, cannot reach a file twice: only several need the check.
-    if paths.count > 1 || fix || fixDryRun {
-      inputs = inputs.filter { input in
-        guard case .file(let path) = input else { return true }
-        guard seenPaths.insert(path).inserted else { return false }
-        guard fix || fixDryRun, let identity = FileSystem.identity(path) else { return true }
-        return seenFiles.insert(identity).inserted
-      }
+    var (inputs, ioErrors) = try reportingConfigurationErrors { () throws(ConfigurationError) in
+      try workspace.sources(paths, standardInput: stdinFilename, distinctFiles: fix || fixDryRun)
     }
 
     // Linted in output order (file names as diagnostics sort), so a report written to the console

@@ -207,17 +207,29 @@ public struct DocumentLinter: Sendable {
     }
     var withdrawn = Set<Int>()
     // Each round withdraws at least one sample; a page needing more than a few is left as it was.
+    // Each sample's edits are written into its own region of the page, and the regions spliced in
+    // once: the work follows the samples' sizes, not their number times the page's.
+    var regions: [Int: (range: Range<Int>, bytes: [UInt8])] = [:]
+    for (index, result) in plans {
+      if let region = write(result.passes, of: samples[index], in: original) { regions[index] = region } else { withdrawn.insert(index) }
+    }
     for _ in 0..<4 {
-      var page = original
+      var page: [UInt8] = []
+      page.reserveCapacity(original.count)
+      var position = 0
       var fixed = 0
-      for (index, result) in plans.reversed() where !withdrawn.contains(index) {
-        guard let written = write(result.passes, of: samples[index], into: page) else {
+      let inOrder = plans.filter { regions[$0.index] != nil }.sorted { regions[$0.index]!.range.lowerBound < regions[$1.index]!.range.lowerBound }
+      for (index, result) in inOrder where !withdrawn.contains(index) {
+        guard let region = regions[index], region.range.lowerBound >= position else {
           withdrawn.insert(index)
           continue
         }
-        page = written
+        page += original[position..<region.range.lowerBound]
+        page += region.bytes
+        position = region.range.upperBound
         fixed += result.fixed
       }
+      page += original[position...]
       let again = SampleFinder.samples(in: page, format: format)
       var mismatched = plans.filter { plan in
         !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
@@ -237,11 +249,13 @@ public struct DocumentLinter: Sendable {
     return Fixer.Result(bytes: original, fixed: 0, diagnostics: (checked ?? check(samples, of: original, file: file)).diagnostics, refused: refused)
   }
 
-  /// Replays a sample's fix passes on the page through the sample's map, keeping the map up to
-  /// date as text is replaced: the page after them, or nil when an edit cannot be placed.
-  func write(_ passes: [[TextEdit]], of sample: DocumentSample, into page: [UInt8]) -> [UInt8]? {
-    var page = page
-    var text = sample.text
+  /// Replays a sample's fix passes on its region of the page through the sample's map, keeping
+  /// the map up to date as text is replaced: the region (of `page`) and what it becomes, or nil
+  /// when an edit cannot be placed.
+  func write(_ passes: [[TextEdit]], of sample: DocumentSample, in document: [UInt8]) -> (range: Range<Int>, bytes: [UInt8])? {
+    guard let low = sample.text.origins.min(), let high = sample.text.origins.max(), low <= high, high <= document.count else { return nil }
+    var page = Array(document[low..<high])
+    var text = MappedText(bytes: sample.text.bytes, origins: sample.text.origins.map { $0 - low })
     for pass in passes {
       var previousStart = Int.max
       for edit in pass.sorted(by: { ($0.start, $0.end) > ($1.start, $1.end) }) {
@@ -253,6 +267,7 @@ public struct DocumentLinter: Sendable {
         guard start <= end, end <= previousStart, end <= page.count else { return nil }
         previousStart = start
         let inserted = Array(edit.replacement.utf8)
+        guard start >= 0 else { return nil }
         let (written, offsets) = SampleEncoding.encode(inserted, through: sample.encoding)
         page.replaceSubrange(start..<end, with: written)
         let shift = written.count - (end - start)
@@ -262,6 +277,6 @@ public struct DocumentLinter: Sendable {
         text = MappedText(bytes: Array(text.bytes[..<edit.start]) + inserted + Array(text.bytes[edit.end...]), origins: origins)
       }
     }
-    return page
+    return (low..<high, page)
   }
 }

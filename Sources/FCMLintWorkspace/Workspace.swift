@@ -235,6 +235,46 @@ public final class Workspace {
     return (files, errors)
   }
 
+  /// The inputs `paths` name, in their order: `-` is standard input (named `standardInput` when
+  /// given), a folder its walk's files, a file itself unless its config ignores it. A path named
+  /// twice is one input. With `distinctFiles` (a run that writes), so is one file reached by two
+  /// paths (`a.json` and `./a.json`, through a folder and by name, through a link): fixed twice
+  /// at once, its two writes would race. Only then is every file's identity looked up (a stat
+  /// each, which a plain folder walk does without).
+  public func sources(
+    _ paths: [String], standardInput name: String?, distinctFiles: Bool
+  ) throws(ConfigurationError) -> (sources: [FileJob.Source], errors: [FileSystem.IOError]) {
+    var inputs: [FileJob.Source] = []
+    var errors: [FileSystem.IOError] = []
+    for path in paths {
+      if path == "-" {
+        inputs.append(.standardInput(name: name))
+        continue
+      }
+      switch FileSystem.kind(path) {
+      case .directory:
+        let (files, walkErrors) = try files(under: path)
+        inputs += files.map { .file($0) }
+        errors += walkErrors
+      case .missing:
+        errors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
+      case .file, .other:
+        if !(try isIgnored(path)) { inputs.append(.file(path)) }
+      }
+    }
+    // One path, walked or named, cannot reach a file twice: only several need the check.
+    guard paths.count > 1 || distinctFiles else { return (inputs, errors) }
+    var seenPaths = Set<String>()
+    var seenFiles = Set<FileSystem.Identity>()
+    inputs = inputs.filter { input in
+      guard case .file(let path) = input else { return true }
+      guard seenPaths.insert(path).inserted else { return false }
+      guard distinctFiles, let identity = FileSystem.identity(path) else { return true }
+      return seenFiles.insert(identity).inserted
+    }
+    return (inputs, errors)
+  }
+
   private static let jsonSuffix: [UInt8] = Array(".json".utf8)
 
   /// Whether a file found in a folder is linted: its name ends in ".json", in any case. Checked
