@@ -113,7 +113,9 @@ struct RPCMessage {
   let params: NodeID?
 
   init?(_ body: [UInt8]) {
-    guard case .success(let document) = JSONParser.parse(body), document.kind(JSONDocument.root) == .object else { return nil }
+    // A document's text is one string of the message: as long as the message may be.
+    let options = JSONParser.Options(maxStringLength: MessageReader.maxMessage)
+    guard case .success(let document) = JSONParser.parse(body, options: options), document.kind(JSONDocument.root) == .object else { return nil }
     self.document = document
     let root = JSONDocument.root
     id = document.member(root, "id").flatMap { id in

@@ -5,12 +5,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintDocs
 import FCMLintJSON
 import FCMLintWorkspace
+import Synchronization
 
 /// `fcmlint lsp`: a Language Server Protocol server over standard input and output.
 ///
@@ -82,8 +84,12 @@ public final class LanguageServer {
   /// Messages read ahead of the one being handled, in the order they came (see `readAhead`).
   private var queue: [Incoming] = []
 
+  /// Whether `shutdown` was asked for, for the watch on the input (see `exitWhenTheClientHangsUp`).
+  private static let shutDown = Atomic<Bool>(false)
+
   /// Serves until `exit` or the end of input; the process's exit status.
   public func run() -> Int32 {
+    Self.exitWhenTheClientHangsUp()
     while true {
       switch queue.isEmpty ? read() : queue.removeFirst() {
       case .end:
@@ -94,6 +100,26 @@ public final class LanguageServer {
         if let status = handle(message) { return status }
       }
       if queue.isEmpty && !reader.hasPendingInput() { flush() }
+    }
+  }
+
+  /// A server must not outlive its client: once the client has closed the server's input, the
+  /// process ends within a moment even while a lint is still running (a pathological document
+  /// or config could otherwise keep a core busy long after the editor is gone). The main loop
+  /// ends by itself when it reads the end of input; this watch is for when it is busy.
+  private static func exitWhenTheClientHangsUp() {
+    DispatchQueue.global().async {
+      while true {
+        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&input, 1, -1)
+        if ready < 0 && errno == EINTR { continue }
+        if ready < 0 || Int32(input.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 { break }
+        // Input is waiting: the main loop will read it; look again in a while.
+        usleep(100_000)
+      }
+      // Time for the main loop to read what is left (the client's `exit`) and end as it should.
+      sleep(2)
+      _exit(shutDown.load(ordering: .relaxed) ? 0 : 1)
     }
   }
 
@@ -157,6 +183,7 @@ public final class LanguageServer {
       case "initialize": initialize(id, message)
       case "shutdown":
         shutdownRequested = true
+        Self.shutDown.store(true, ordering: .relaxed)
         writer.respond(id: id, result: "null")
       case "textDocument/codeAction": codeActions(id, message)
       case "textDocument/hover": hover(id, message)

@@ -54,7 +54,11 @@ public struct FileJob: Sendable {
     switch source {
     case .file(let path): read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")
     case .standardInput: read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
-    case .buffer(_, let bytes): read = .success(bytes)
+    case .buffer(let name, let bytes):
+      // An editor's text gets the limit a file of its name gets.
+      read = bytes.count > maxFileSize
+        ? .failure(FileSystem.IOError(path: name, message: "the text is \(bytes.count) bytes, more than the limit of \(maxFileSize) (--max-file-size, limits: in .fcmlint.yml)"))
+        : .success(bytes)
     }
     switch read {
     case .success(let bytes): return run(bytes: bytes, fixing, waivers: waivers)

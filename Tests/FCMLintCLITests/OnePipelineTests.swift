@@ -295,3 +295,42 @@ extension LanguageServerTests {
     XCTAssertEqual(edits.map { $0["newText"] as? String }, ["-"])
   }
 }
+
+extension LanguageServerTests {
+  /// A buffer over 1 MiB is a document like any other (it was refused as "not a JSON-RPC
+  /// message", and a later fix-all edited the old text); over the file size limit it gets one
+  /// diagnostic saying so, never silence.
+  func testABufferOverOneMebibyteIsLinted() throws {
+    let session = try start()
+    defer { session.close() }
+    let uri = root.appendingPathComponent("big.json").absoluteString
+    // Over 1 MiB of web push headers, each string short (a string over 1 MiB is a finding of its own).
+    let headers = (0..<60_000).map { #""h\#($0)": "value-\#($0)""# }.joined(separator: ", ")
+    let text = #"{"message": {"topic": "news", "data": {"count": 3}, "webpush": {"headers": {"# + headers + "}}}}"
+    XCTAssertGreaterThan(text.utf8.count, 1 << 20)
+    try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+    XCTAssertEqual(try session.diagnostics(for: uri).map { $0["code"] as? String }, ["data-string-values"])
+    try Data("limits: {max-file-size: 1M}\n".utf8).write(to: root.appendingPathComponent(".fcmlint.yml"))
+    try session.notify("textDocument/didSave", ["textDocument": ["uri": uri]])
+    let limited = try session.diagnostics(for: uri)
+    XCTAssertEqual(limited.count, 1)
+    XCTAssertTrue((limited.first?["message"] as? String ?? "").contains("more than the limit of 1048576"), "\(limited)")
+  }
+
+  /// The server ends soon after its client closes its input, even in the middle of a long lint.
+  func testTheServerEndsWhenTheClientHangsUpWhileItWorks() throws {
+    let session = try start()
+    let uri = root.appendingPathComponent("slow.json").absoluteString
+    // Tens of thousands of findings: seconds of work for a debug build.
+    let members = (0..<40_000).map { #""k\#($0)": \#($0)"# }.joined(separator: ",")
+    try session.notify("textDocument/didOpen", [
+      "textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": #"{"message": {"topic": "t", "data": {"# + members + "}}}"],
+    ])
+    session.close()
+    let closed = Date()
+    while session.process.isRunning && Date().timeIntervalSince(closed) < 20 { usleep(50_000) }
+    XCTAssertFalse(session.process.isRunning, "still running 20 s after its client left")
+    XCTAssertLessThan(Date().timeIntervalSince(closed), 8)
+    XCTAssertEqual(session.process.terminationStatus, 1, "no shutdown was asked for")
+  }
+}
