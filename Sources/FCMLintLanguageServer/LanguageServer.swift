@@ -81,8 +81,24 @@ public final class LanguageServer {
     case malformed(String)
     case end
   }
-  /// Messages read ahead of the one being handled, in the order they came (see `readAhead`).
+  /// Messages read ahead of the one being handled, in the order they came (see `readAhead`):
+  /// `queue[queueStart...]`, taken from the front without moving the rest.
   private var queue: [Incoming] = []
+  private var queueStart = 0
+  /// The ids (as JSON text) that `$/cancelRequest`s read ahead name, each with how many: a cancel
+  /// is found by its id, not by scanning the queue for every request.
+  private var cancelled: [String: Int] = [:]
+
+  private func nextQueued() -> Incoming? {
+    guard queueStart < queue.count else { return nil }
+    let next = queue[queueStart]
+    queueStart += 1
+    if queueStart == queue.count {
+      queue.removeAll(keepingCapacity: true)
+      queueStart = 0
+    }
+    return next
+  }
 
   /// Whether `shutdown` was asked for, for the watch on the input (see `exitWhenTheClientHangsUp`).
   private static let shutDown = Atomic<Bool>(false)
@@ -91,7 +107,7 @@ public final class LanguageServer {
   public func run() -> Int32 {
     Self.exitWhenTheClientHangsUp()
     while true {
-      switch queue.isEmpty ? read() : queue.removeFirst() {
+      switch nextQueued() ?? read() {
       case .end:
         return shutdownRequested ? 0 : 1
       case .malformed(let why):
@@ -99,7 +115,7 @@ public final class LanguageServer {
       case .message(let message):
         if let status = handle(message) { return status }
       }
-      if queue.isEmpty && !reader.hasPendingInput() { flush() }
+      if queueStart == queue.count && !reader.hasPendingInput() { flush() }
     }
   }
 
@@ -136,23 +152,24 @@ public final class LanguageServer {
   /// the queue first.
   private func readAhead() {
     while reader.hasPendingInput() {
-      if case .end? = queue.last { return }
-      queue.append(read())
+      if queueStart < queue.count, case .end? = queue.last { return }
+      let incoming = read()
+      if case .message(let message?) = incoming, message.id == nil, message.method == "$/cancelRequest",
+        let named = message.value("id"), message.document.kind(named) == .number || message.document.kind(named) == .string
+      {
+        cancelled[message.document.rawText(named), default: 0] += 1
+      }
+      queue.append(incoming)
     }
   }
 
   /// Whether a `$/cancelRequest` waiting in `queue` names the request `id` (the same JSON text:
-  /// 7 and "7" are different ids). The cancel is taken out: it has done its work.
+  /// 7 and "7" are different ids). The cancel has then done its work; when its turn comes it is
+  /// a notification like any other cancel of an answered request, and ignored.
   private func takeCancel(for id: String) -> Bool {
-    for (index, incoming) in queue.enumerated() {
-      guard case .message(let message?) = incoming, message.id == nil, message.method == "$/cancelRequest",
-        let named = message.value("id"), message.document.kind(named) == .number || message.document.kind(named) == .string,
-        message.document.rawText(named) == id
-      else { continue }
-      queue.remove(at: index)
-      return true
-    }
-    return false
+    guard let count = cancelled[id] else { return false }
+    cancelled[id] = count > 1 ? count - 1 : nil
+    return true
   }
 
   /// Handles one message; an exit status when it is `exit`.
@@ -225,6 +242,12 @@ public final class LanguageServer {
       publish(uri, [], version: nil)
     case "workspace/didChangeWatchedFiles":
       resetConfigs()
+    case "$/cancelRequest":
+      // Its turn came: a cancel its request did not take (that request was answered already)
+      // is forgotten.
+      if let named = message.value("id"), let count = cancelled[message.document.rawText(named)] {
+        cancelled[message.document.rawText(named)] = count > 1 ? count - 1 : nil
+      }
     default:
       break  // initialized, $/setTrace, and a $/cancelRequest for a request already answered
     }
