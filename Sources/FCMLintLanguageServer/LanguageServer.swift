@@ -387,7 +387,7 @@ public final class LanguageServer {
       // Read in full, but over the limit its config sets: said where the text starts.
       let start = SourcePosition(line: 1, column: 1)
       document.diagnostics = [Diagnostic(
-        file: path, rule: "io", severity: .error, message: error.message, pointer: "", start: start, end: start, startOffset: 0, endOffset: 0,
+        file: path, rule: "", severity: .error, message: error.message, pointer: "", start: start, end: start, startOffset: 0, endOffset: 0,
         docs: "")]
     }
     publish(uri, document.diagnostics, version: document.version)
@@ -406,7 +406,8 @@ public final class LanguageServer {
     case .warning: severity = 2
     case .info: severity = 3
     }
-    var out = "{\"range\":\(range(d.start, d.end)),\"severity\":\(severity),\"code\":\(JSONText.quote(d.rule)),\"source\":\"fcmlint\""
+    // A finding names its rule; a file fcmlint could not lint (over its size limit) names none.
+    var out = "{\"range\":\(range(d.start, d.end)),\"severity\":\(severity)" + (d.rule.isEmpty ? "" : ",\"code\":\(JSONText.quote(d.rule))") + ",\"source\":\"fcmlint\""
     if !d.docs.isEmpty { out += ",\"codeDescription\":{\"href\":\(JSONText.quote(d.docs))}" }
     out += ",\"message\":\(JSONText.quote(d.message)),\"data\":{\"pointer\":\(JSONText.quote(d.pointer))}}"
     return out
