@@ -244,7 +244,7 @@ extension LintSettings {
     }
     let summary = report.summary
     ioErrors += report.errors.sorted { order[$0.place] < order[$1.place] }.map(\.error)
-    ioErrors += report.finish()
+    ioErrors += report.finish(fatal: summary.files == 0 && summary.skipped == 0 && !ioErrors.isEmpty)
     for (name, note) in report.refusedFixes { Console.err("fcmlint: note: \(TextFormatter.printable(name)): \(note)\n") }
     if verbose {
       let names = report.lintedNames

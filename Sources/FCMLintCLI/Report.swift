@@ -75,9 +75,14 @@ final class ReportWriter: Sendable {
 
   /// Ends every report with the summary and writes the report files; the errors of those that
   /// could not be written.
-  func finish() -> [FileSystem.IOError] {
+  /// With `fatal` (nothing was linted, and the run failed), a text report writes no summary: "no
+  /// problems in 0 files" beside the error would say the opposite of what happened. Machine
+  /// formats still end as their format requires.
+  func finish(fatal: Bool = false) -> [FileSystem.IOError] {
     state.withLock { state in
-      for i in state.outputs.indices { state.outputs[i].formatter.finish(state.summary, to: state.outputs[i].sink) }
+      for i in state.outputs.indices where !(fatal && state.outputs[i].formatter is TextFormatter) {
+        state.outputs[i].formatter.finish(state.summary, to: state.outputs[i].sink)
+      }
       return state.outputs.compactMap { $0.save() }
     }
   }

@@ -334,3 +334,18 @@ extension LanguageServerTests {
     XCTAssertEqual(session.process.terminationStatus, 1, "no shutdown was asked for")
   }
 }
+
+extension CLITests {
+  /// A run that linted nothing and failed says only why: no "no problems in 0 files" beside the
+  /// error.
+  func testAFatalErrorStandsAlone() throws {
+    let run = try fcmlint(["nope.json"])
+    XCTAssertEqual(run.status, 2)
+    XCTAssertEqual(run.stdout, "")
+    XCTAssertTrue(run.stderr.contains("nope.json: no such file or directory"), run.stderr)
+    // A machine format still ends as its format requires.
+    let json = try fcmlint(["--format", "json", "nope.json"])
+    XCTAssertEqual(json.status, 2)
+    XCTAssertNoThrow(try JSONSerialization.jsonObject(with: json.stdoutData))
+  }
+}
