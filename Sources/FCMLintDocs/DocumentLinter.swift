@@ -16,12 +16,13 @@ public struct DocumentLinter: Sendable {
 
   /// What a sample's top-level keys are told by, from what the rules know of FCM: the fields of
   /// Message and ApnsConfig in the schema, and the aliases file's `ApsKeys` and
-  /// `ApsDictionaryKeys`.
+  /// `ApsDictionaryKeys`; and how a Node.js literal is sent, with the aliases file's renames.
   struct Vocabulary: Sendable {
     var messageFields: Set<String> = []
     var apnsConfigFields: Set<String> = []
     var apsKeys: Set<String>
     var apsDictionaryKeys: Set<String>
+    var nodeEncoding: NodeMessageLiteral.Encoding
 
     init(_ linter: Linter) {
       func fields(_ type: String) -> Set<String> {
@@ -32,7 +33,13 @@ public struct DocumentLinter: Sendable {
       apnsConfigFields = fields("ApnsConfig")
       apsKeys = Set(linter.aliases.strings("ApsKeys") ?? [])
       apsDictionaryKeys = Set(linter.aliases.strings("ApsDictionaryKeys") ?? [])
+      nodeEncoding = NodeMessageLiteral.Encoding(linter.aliases)
     }
+  }
+
+  /// The candidate samples of a page, as `check` and `fix` find them.
+  public func samples(in bytes: [UInt8], format: DocumentFormat) -> [DocumentSample] {
+    SampleFinder.samples(in: bytes, format: format, nodeEncoding: vocabulary.nodeEncoding)
   }
 
   /// The rule of the info diagnostic at an elision.
@@ -47,7 +54,7 @@ public struct DocumentLinter: Sendable {
   }
 
   public func check(bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
-    let samples = SampleFinder.samples(in: bytes, format: format)
+    let samples = self.samples(in: bytes, format: format)
     var diagnostics: [Diagnostic] = []
     var linted = 0
     let locator = SourceLocator(bytes: bytes, queries: 64)
@@ -181,7 +188,7 @@ public struct DocumentLinter: Sendable {
   /// read) has its fixes withdrawn, and the others are written again without it.
   /// The result is a file's (`passes` empty: the edits are the samples', not the page's).
   public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> Fixer.Result {
-    let samples = SampleFinder.samples(in: original, format: format)
+    let samples = self.samples(in: original, format: format)
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
@@ -206,7 +213,7 @@ public struct DocumentLinter: Sendable {
         page = written
         fixed += result.fixed
       }
-      let again = SampleFinder.samples(in: page, format: format)
+      let again = self.samples(in: page, format: format)
       var mismatched = plans.filter { plan in
         !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
       }.map(\.index)

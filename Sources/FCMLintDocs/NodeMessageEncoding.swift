@@ -1,12 +1,33 @@
 // The Admin SDK's encoding: per object of a message, the keys it renames and the values it converts.
 
+import FCMLintEngine
+
 extension NodeMessageLiteral {
   /// The objects of a message whose keys or values the SDK's encoder changes. Everything else
   /// (data, headers, webpush, the fcmOptions of the message and of android, apns.payload beside
   /// aps) is sent as given: `.free`.
-  enum Shape: Sendable {
+  enum Shape: Sendable, CaseIterable {
     case free, message, notification, android, androidNotification, lightSettings
     case apns, apnsPayload, aps, apsAlert, criticalSound, apnsFcmOptions
+
+    /// The SDK's interface for the object (messaging-api.ts), which names its renames in the
+    /// aliases file.
+    var sdkType: String? {
+      switch self {
+      case .free: return nil
+      case .message: return "Message"
+      case .notification: return "Notification"
+      case .android: return "AndroidConfig"
+      case .androidNotification: return "AndroidNotification"
+      case .lightSettings: return "LightSettings"
+      case .apns: return "ApnsConfig"
+      case .apnsPayload: return "ApnsPayload"
+      case .aps: return "Aps"
+      case .apsAlert: return "ApsAlert"
+      case .criticalSound: return "CriticalSound"
+      case .apnsFcmOptions: return "ApnsFcmOptions"
+      }
+    }
   }
 
   /// A value conversion of the encoder. A value of another type than the one converted is sent
@@ -40,71 +61,74 @@ extension NodeMessageLiteral {
     var shape: Shape = .free
   }
 
-  /// The encoder as a table: per object of a message, the keys it renames or converts or
+  /// The encoder as a table: per object of a message, the keys whose values it converts or
   /// descends into (messaging-internal.ts: validateMessage, validateNotification,
   /// validateAndroidConfig, validateAndroidNotification, validateLightSettings,
   /// validateApnsConfig, validateApnsPayload, validateAps, validateApsAlert, validateApsSound,
-  /// validateApnsFcmOptions). Keys already in wire form are not listed: they pass unchanged and
+  /// validateApnsFcmOptions), by the SDK's name of the key. The keys it renames are data the
+  /// rules hold (`Encoding`). Keys already in wire form are not listed: they pass unchanged and
   /// the SDK does not look into them, except the aps flags it converts under either name.
-  static let fields: [Shape: [String: Field]] = {
-    func renames(_ pairs: [(String, String)]) -> [String: Field] {
-      var fields: [String: Field] = [:]
-      for (key, wire) in pairs { fields[key] = Field(wire: wire) }
-      return fields
+  static let fields: [Shape: [String: Field]] = [
+    .message: [
+      "topic": Field(conversion: .topicName), "notification": Field(shape: .notification), "android": Field(shape: .android),
+      "apns": Field(shape: .apns),
+    ],
+    .android: ["ttl": Field(conversion: .durationMillis), "notification": Field(shape: .androidNotification)],
+    .androidNotification: [
+      "eventTimestamp": Field(conversion: .isoDate), "priority": Field(conversion: .notificationPriority),
+      "vibrateTimingsMillis": Field(conversion: .durationsMillis), "lightSettings": Field(shape: .lightSettings),
+      "visibility": Field(conversion: .upperCase), "proxy": Field(conversion: .upperCase),
+    ],
+    .lightSettings: [
+      "color": Field(conversion: .lightColor), "lightOnDurationMillis": Field(conversion: .durationMillis),
+      "lightOffDurationMillis": Field(conversion: .durationMillis),
+    ],
+    .apns: ["payload": Field(shape: .apnsPayload), "fcmOptions": Field(shape: .apnsFcmOptions)],
+    .apnsPayload: ["aps": Field(shape: .aps)],
+    .aps: [
+      "alert": Field(shape: .apsAlert), "sound": Field(shape: .criticalSound),
+      "contentAvailable": Field(conversion: .oneForTrue), "content-available": Field(conversion: .oneForTrue),
+      "mutableContent": Field(conversion: .oneForTrue), "mutable-content": Field(conversion: .oneForTrue),
+    ],
+    .criticalSound: ["critical": Field(conversion: .oneForTrue)],
+  ]
+
+  /// The SDK's encoding as a reader applies it: `fields`, with the wire names the SDK writes for
+  /// its own names (`imageUrl` is sent as `image`) from the rules' aliases file, the definition
+  /// `renamesDefinition`: a mapping from each object's SDK interface (`Shape.sdkType`) to its
+  /// renames. Without it, keys are sent as written.
+  public struct Encoding: Sendable {
+    let fields: [Shape: [String: Field]]
+
+    /// The name of the definition that holds the renames.
+    public static let renamesDefinition = "NodeSdkRenames"
+
+    /// The encoding with the renames of `aliases`.
+    public init(_ aliases: Aliases) {
+      var renames: [Shape: [String: String]] = [:]
+      if case .mapping(let types)? = aliases.definition(named: Self.renamesDefinition)?.node {
+        for (type, pairs) in types {
+          guard case .scalar(let name, _, _) = type.node, let shape = Shape.allCases.first(where: { $0.sdkType == name }),
+            case .mapping(let members) = pairs.node
+          else { continue }
+          for (key, wire) in members {
+            guard case .scalar(let key, _, _) = key.node, case .scalar(let wire, .string, _) = wire.node else { continue }
+            renames[shape, default: [:]][key] = wire
+          }
+        }
+      }
+      self.init(renames: renames)
     }
-    var android = renames([
-      ("collapseKey", "collapse_key"), ("restrictedPackageName", "restricted_package_name"), ("directBootOk", "direct_boot_ok"),
-      ("bandwidthConstrainedOk", "bandwidth_constrained_ok"), ("restrictedSatelliteOk", "restricted_satellite_ok"),
-    ])
-    android["ttl"] = Field(conversion: .durationMillis)
-    android["notification"] = Field(shape: .androidNotification)
-    var androidNotification = renames([
-      ("clickAction", "click_action"), ("bodyLocKey", "body_loc_key"), ("bodyLocArgs", "body_loc_args"),
-      ("titleLocKey", "title_loc_key"), ("titleLocArgs", "title_loc_args"), ("channelId", "channel_id"), ("imageUrl", "image"),
-      ("localOnly", "local_only"), ("defaultVibrateTimings", "default_vibrate_timings"), ("defaultSound", "default_sound"),
-      ("defaultLightSettings", "default_light_settings"), ("notificationCount", "notification_count"),
-    ])
-    androidNotification["eventTimestamp"] = Field(wire: "event_time", conversion: .isoDate)
-    androidNotification["priority"] = Field(wire: "notification_priority", conversion: .notificationPriority)
-    androidNotification["vibrateTimingsMillis"] = Field(wire: "vibrate_timings", conversion: .durationsMillis)
-    androidNotification["lightSettings"] = Field(wire: "light_settings", shape: .lightSettings)
-    androidNotification["visibility"] = Field(conversion: .upperCase)
-    androidNotification["proxy"] = Field(conversion: .upperCase)
-    return [
-      .message: [
-        "topic": Field(conversion: .topicName), "notification": Field(shape: .notification), "android": Field(shape: .android),
-        "apns": Field(shape: .apns),
-      ],
-      .notification: renames([("imageUrl", "image")]),
-      .android: android,
-      .androidNotification: androidNotification,
-      .lightSettings: [
-        "color": Field(conversion: .lightColor),
-        "lightOnDurationMillis": Field(wire: "light_on_duration", conversion: .durationMillis),
-        "lightOffDurationMillis": Field(wire: "light_off_duration", conversion: .durationMillis),
-      ],
-      .apns: [
-        "liveActivityToken": Field(wire: "live_activity_token"), "payload": Field(shape: .apnsPayload),
-        "fcmOptions": Field(shape: .apnsFcmOptions),
-      ],
-      .apnsPayload: ["aps": Field(shape: .aps)],
-      .aps: [
-        "alert": Field(shape: .apsAlert), "sound": Field(shape: .criticalSound),
-        "contentAvailable": Field(wire: "content-available", conversion: .oneForTrue),
-        "content-available": Field(conversion: .oneForTrue),
-        "mutableContent": Field(wire: "mutable-content", conversion: .oneForTrue),
-        "mutable-content": Field(conversion: .oneForTrue),
-        "threadId": Field(wire: "thread-id"),
-      ],
-      .apsAlert: renames([
-        ("locKey", "loc-key"), ("locArgs", "loc-args"), ("titleLocKey", "title-loc-key"), ("titleLocArgs", "title-loc-args"),
-        ("subtitleLocKey", "subtitle-loc-key"), ("subtitleLocArgs", "subtitle-loc-args"), ("actionLocKey", "action-loc-key"),
-        ("launchImage", "launch-image"),
-      ]),
-      .criticalSound: ["critical": Field(conversion: .oneForTrue)],
-      .apnsFcmOptions: renames([("imageUrl", "image")]),
-    ]
-  }()
+
+    /// `fields` with these renames added.
+    init(renames: [Shape: [String: String]]) {
+      var fields = NodeMessageLiteral.fields
+      for (shape, pairs) in renames {
+        for (key, wire) in pairs { fields[shape, default: [:]][key, default: Field()].wire = wire }
+      }
+      self.fields = fields
+    }
+  }
 }
 
 extension WireWriter {

@@ -6,12 +6,13 @@
 /// diagnostics land on the sample's own bytes.
 ///
 /// Two steps: `LiteralParser` reads the JavaScript syntax into a tree (no recursion, nesting
-/// capped), then `WireWriter` writes the tree as JSON through the SDK's encoding, which is data:
-/// `NodeMessageLiteral.fields`, per object of the message the keys the encoder renames and the
-/// values it converts. The encoding is the one of `validateMessage` and the functions it calls in
-/// firebase-admin-node's src/messaging/messaging-internal.ts (types in messaging-api.ts,
-/// durations from `transformMillisecondsToSecondsString` in src/utils/index.ts), at commit
-/// 5a203f67 (release 14.3.0).
+/// capped), then `WireWriter` writes the tree as JSON through the SDK's encoding, which is data
+/// (`Encoding`): per object of the message, the keys the encoder renames (the rules' aliases file,
+/// `NodeSdkRenames`) and the values it converts (`NodeMessageLiteral.fields`). The encoding is the
+/// one of `validateMessage` and the functions it calls in firebase-admin-node's
+/// src/messaging/messaging-internal.ts (types in messaging-api.ts, durations from
+/// `transformMillisecondsToSecondsString` in src/utils/index.ts), at commit 5a203f67 (release
+/// 14.3.0).
 ///
 /// What JavaScript cannot tell before it runs becomes a template placeholder: an identifier
 /// (`topic: topicName`), a call, `new Date()`, a shorthand property (`{ token }`) is written as
@@ -27,16 +28,16 @@ public enum NodeMessageLiteral {
   /// the key's first byte, a converted value (a ttl written as a duration) to the value's first
   /// byte, an escape re-encoded to the escape's start. A space after each key and value maps to
   /// the source offset just past it, so the end of a range maps to the end of the source token.
-  public static func read(_ source: [UInt8], from start: Int) -> (json: MappedText, end: Int)? {
-    read(source, from: start, as: .message)
+  public static func read(_ source: [UInt8], from start: Int, encoding: Encoding) -> (json: MappedText, end: Int)? {
+    read(source, from: start, as: .message, encoding: encoding)
   }
 
   /// `read` with the literal taken as the object `shape` of a message; `.free` reads it as plain
   /// JavaScript, without the SDK's encoding.
-  static func read(_ source: [UInt8], from start: Int, as shape: Shape) -> (json: MappedText, end: Int)? {
+  static func read(_ source: [UInt8], from start: Int, as shape: Shape, encoding: Encoding) -> (json: MappedText, end: Int)? {
     var parser = LiteralParser(source: source)
     guard let (root, end) = parser.parse(from: start) else { return nil }
-    var writer = WireWriter(source: source, tree: parser.tree)
+    var writer = WireWriter(source: source, tree: parser.tree, fields: encoding.fields)
     writer.write(root, shape: shape)
     return (writer.out, end)
   }

@@ -4,11 +4,14 @@
 struct WireWriter {
   let source: [UInt8]
   let tree: LiteralTree
+  /// The encoding's table (`NodeMessageLiteral.Encoding`).
+  let fields: [NodeMessageLiteral.Shape: [String: NodeMessageLiteral.Field]]
   var out = MappedText()
 
-  init(source: [UInt8], tree: LiteralTree) {
+  init(source: [UInt8], tree: LiteralTree, fields: [NodeMessageLiteral.Shape: [String: NodeMessageLiteral.Field]]) {
     self.source = source
     self.tree = tree
+    self.fields = fields
   }
 
   private enum Task {
@@ -37,7 +40,7 @@ struct WireWriter {
         let node = tree.nodes[id]
         switch node.kind {
         case .object:
-          let fields = NodeMessageLiteral.fields[shape] ?? [:]
+          let fields = self.fields[shape] ?? [:]
           var kept: [(Int, NodeMessageLiteral.Field?)] = []
           for index in node.children {
             let member = tree.members[index]

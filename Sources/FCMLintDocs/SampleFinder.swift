@@ -2,9 +2,10 @@
 /// could be FCM documents. Which of them really are is decided as for a file (the caller
 /// classifies each sample's text); the finder only has to miss none and keep positions exact.
 public enum SampleFinder {
-  /// Every candidate sample of `document`, in document order, with the markers applied.
-  public static func samples(in document: [UInt8], format: DocumentFormat) -> [DocumentSample] {
-    var found = Found()
+  /// Every candidate sample of `document`, in document order, with the markers applied; Node.js
+  /// message literals are read through `nodeEncoding` (`DocumentLinter.samples` passes its rules').
+  public static func samples(in document: [UInt8], format: DocumentFormat, nodeEncoding: NodeMessageLiteral.Encoding) -> [DocumentSample] {
+    var found = Found(nodeEncoding: nodeEncoding)
     let view = TextView(document)
     switch format {
     case .markdown: MarkdownBlocks.scan(view, into: &found)
@@ -18,6 +19,8 @@ public enum SampleFinder {
 
   /// What a scan gathers.
   struct Found {
+    /// How Node.js message literals are read.
+    let nodeEncoding: NodeMessageLiteral.Encoding
     var samples: [DocumentSample] = []
     /// The document offsets of every code block seen (samples or not), for markers.
     var blockStarts: [Int] = []

@@ -5,8 +5,10 @@ import FCMLintTestSupport
 import XCTest
 
 final class SampleFinderTests: XCTestCase {
+  lazy var docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+
   func samples(_ page: String, _ format: DocumentFormat) -> [DocumentSample] {
-    SampleFinder.samples(in: Array(page.utf8), format: format)
+    docs.samples(in: Array(page.utf8), format: format)
   }
 
   func text(_ sample: DocumentSample) -> String { String(decoding: sample.text.bytes, as: UTF8.self) }
