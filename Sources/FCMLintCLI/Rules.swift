@@ -1,5 +1,6 @@
 import FCMLintEngine
 import FCMLintFormatters
+import FCMLintJSON
 
 /// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
 struct RulesSettings {

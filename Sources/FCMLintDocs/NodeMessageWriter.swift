@@ -1,5 +1,7 @@
 // Writing a `LiteralTree` as JSON through the SDK's encoding, each output byte mapped to its source.
 
+import FCMLintJSON
+
 /// Writes a `LiteralTree` as JSON through the SDK's encoding, with an explicit stack of tasks.
 struct WireWriter {
   let source: [UInt8]
@@ -113,23 +115,13 @@ struct WireWriter {
       var byte = text.bytes[k]
       let origin = text.origins[k]
       if upperCased, byte >= 0x61, byte <= 0x7A { byte -= 0x20 }
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-        out.append(UInt8(ascii: "\\"), from: origin)
-        out.append(byte, from: origin)
-      case 0x08, 0x09, 0x0A, 0x0C, 0x0D:
-        let letters: [UInt8] = Array("btn_fr".utf8)
-        out.append(UInt8(ascii: "\\"), from: origin)
-        out.append(letters[Int(byte) - 0x08], from: origin)
-      case 0x00..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        for b in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]] {
-          out.append(b, from: origin)
-        }
-      case 0x80...:
+      if byte >= 0x80 {
         k = appendCharacter(text, at: k)
         continue
-      default:
+      }
+      if let escaped = JSONText.escape(Unicode.Scalar(byte)) {
+        for b in escaped.utf8 { out.append(b, from: origin) }
+      } else {
         out.append(byte, from: origin)
       }
       k += 1
