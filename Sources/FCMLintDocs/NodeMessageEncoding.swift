@@ -97,36 +97,42 @@ extension NodeMessageLiteral {
   /// its own names (`imageUrl` is sent as `image`) from the rules' aliases file, the definition
   /// `renamesDefinition`: a mapping from each object's SDK interface (`Shape.sdkType`) to its
   /// renames. Without it, keys are sent as written.
+  ///
+  /// The definition is kept as written and looked up only for the keys of a Node.js literal's
+  /// objects: a page without one (most pages) pays nothing for it.
   public struct Encoding: Sendable {
-    let fields: [Shape: [String: Field]]
+    /// The definition's SDK interfaces and their renames, as written.
+    let renames: [(key: DataValue, value: DataValue)]
 
     /// The name of the definition that holds the renames.
     public static let renamesDefinition = "NodeSdkRenames"
 
     /// The encoding with the renames of `aliases`.
     public init(_ aliases: Aliases) {
-      var renames: [Shape: [String: String]] = [:]
-      if case .mapping(let types)? = aliases.definition(named: Self.renamesDefinition)?.node {
-        for (type, pairs) in types {
-          guard case .scalar(let name, _, _) = type.node, let shape = Shape.allCases.first(where: { $0.sdkType == name }),
-            case .mapping(let members) = pairs.node
-          else { continue }
-          for (key, wire) in members {
-            guard case .scalar(let key, _, _) = key.node, case .scalar(let wire, .string, _) = wire.node else { continue }
-            renames[shape, default: [:]][key] = wire
-          }
-        }
+      guard case .mapping(let types)? = aliases.definition(named: Self.renamesDefinition)?.node else {
+        renames = []
+        return
       }
-      self.init(renames: renames)
+      renames = types
     }
 
-    /// `fields` with these renames added.
-    init(renames: [Shape: [String: String]]) {
-      var fields = NodeMessageLiteral.fields
-      for (shape, pairs) in renames {
-        for (key, wire) in pairs { fields[shape, default: [:]][key, default: Field()].wire = wire }
+    /// What the encoder does with `key` in an object of `shape`, or nil when it sends it as given.
+    func field(_ key: String, in shape: Shape) -> Field? {
+      let field = NodeMessageLiteral.fields[shape]?[key]
+      guard let wire = wireName(key, in: shape) else { return field }
+      return Field(wire: wire, conversion: field?.conversion ?? .none, shape: field?.shape ?? .free)
+    }
+
+    /// The wire name the SDK writes for `key` in an object of `shape`, if it renames it.
+    func wireName(_ key: String, in shape: Shape) -> String? {
+      guard let type = shape.sdkType else { return nil }
+      for (name, pairs) in renames {
+        guard case .scalar(let name, _, _) = name.node, name == type, case .mapping(let members) = pairs.node else { continue }
+        for (sdkName, wire) in members {
+          if case .scalar(let sdkName, _, _) = sdkName.node, sdkName == key, case .scalar(let wire, .string, _) = wire.node { return wire }
+        }
       }
-      self.fields = fields
+      return nil
     }
   }
 }

@@ -37,7 +37,7 @@ public enum NodeMessageLiteral {
   static func read(_ source: [UInt8], from start: Int, as shape: Shape, encoding: Encoding) -> (json: MappedText, end: Int)? {
     var parser = LiteralParser(source: source)
     guard let (root, end) = parser.parse(from: start) else { return nil }
-    var writer = WireWriter(source: source, tree: parser.tree, fields: encoding.fields)
+    var writer = WireWriter(source: source, tree: parser.tree, encoding: encoding)
     writer.write(root, shape: shape)
     return (writer.out, end)
   }

@@ -6,14 +6,13 @@ import FCMLintJSON
 struct WireWriter {
   let source: [UInt8]
   let tree: LiteralTree
-  /// The encoding's table (`NodeMessageLiteral.Encoding`).
-  let fields: [NodeMessageLiteral.Shape: [String: NodeMessageLiteral.Field]]
+  let encoding: NodeMessageLiteral.Encoding
   var out = MappedText()
 
-  init(source: [UInt8], tree: LiteralTree, fields: [NodeMessageLiteral.Shape: [String: NodeMessageLiteral.Field]]) {
+  init(source: [UInt8], tree: LiteralTree, encoding: NodeMessageLiteral.Encoding) {
     self.source = source
     self.tree = tree
-    self.fields = fields
+    self.encoding = encoding
   }
 
   private enum Task {
@@ -42,11 +41,10 @@ struct WireWriter {
         let node = tree.nodes[id]
         switch node.kind {
         case .object:
-          let fields = self.fields[shape] ?? [:]
           var kept: [(Int, NodeMessageLiteral.Field?)] = []
           for index in node.children {
             let member = tree.members[index]
-            let field = fields.isEmpty ? nil : fields[String(decoding: member.key.bytes, as: UTF8.self)]
+            let field = shape == .free ? nil : encoding.field(String(decoding: member.key.bytes, as: UTF8.self), in: shape)
             let value = tree.nodes[member.value]
             // JSON.stringify leaves undefined out; the SDK deletes a false flag it converts.
             if value.kind == .undefined || (field?.conversion == .oneForTrue && value.kind == .boolFalse) { continue }
