@@ -37,8 +37,20 @@ public struct DocumentLinter: Sendable {
     }
   }
 
-  /// The candidate samples of a page, as `check` and `fix` find them.
+  /// The candidate samples of a page, as `check` and `fix` find them; those of a UTF-16 page are
+  /// its text's, each byte mapped to the page's bytes.
   public func samples(in bytes: [UInt8], format: DocumentFormat) -> [DocumentSample] {
+    guard let page = UTF16Page(bytes) else { return samples(inText: bytes, format: format) }
+    return samples(inText: page.text, format: format).map { sample in
+      var sample = sample
+      sample.text.origins = sample.text.origins.map(page.origin)
+      sample.blockStart = page.origin(sample.blockStart)
+      return sample
+    }
+  }
+
+  /// The candidate samples of a UTF-8 page.
+  func samples(inText bytes: [UInt8], format: DocumentFormat) -> [DocumentSample] {
     SampleFinder.samples(in: bytes, format: format, nodeEncoding: vocabulary.nodeEncoding)
   }
 
@@ -53,8 +65,18 @@ public struct DocumentLinter: Sendable {
     public var skipped: String?
   }
 
+  /// The page's samples linted; a UTF-16 page (with its byte order mark) is read as UTF-8 and its
+  /// diagnostics given the page's offsets.
   public func check(bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
-    let samples = self.samples(in: bytes, format: format)
+    guard let page = UTF16Page(bytes) else { return check(text: bytes, file: file, format: format) }
+    var outcome = check(text: page.text, file: file, format: format)
+    outcome.diagnostics = outcome.diagnostics.map(page.placed)
+    return outcome
+  }
+
+  /// `check` of a UTF-8 page.
+  func check(text bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
+    let samples = self.samples(inText: bytes, format: format)
     var diagnostics: [Diagnostic] = []
     var linted = 0
     let locator = SourceLocator(bytes: bytes, queries: 64)
@@ -187,8 +209,26 @@ public struct DocumentLinter: Sendable {
   /// a sample that does not read back exactly as fixed (an edit that changed how the page is
   /// read) has its fixes withdrawn, and the others are written again without it.
   /// The result is a file's (`passes` empty: the edits are the samples', not the page's).
+  /// A UTF-16 page is fixed as UTF-8 and written back in UTF-16 (not at all when it does not
+  /// decode exactly).
   public func fix(bytes original: [UInt8], file: String, format: DocumentFormat) -> Fixer.Result {
-    let samples = self.samples(in: original, format: format)
+    guard let page = UTF16Page(original) else { return fix(text: original, file: file, format: format) }
+    guard page.exact else {
+      return Fixer.Result(
+        bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics,
+        refused: ["the page is not valid UTF-16, so it cannot be written back as it was: its samples are not fixed"])
+    }
+    let result = fix(text: page.text, file: file, format: format)
+    guard result.bytes != page.text else {
+      return Fixer.Result(bytes: original, fixed: 0, diagnostics: result.diagnostics.map(page.placed), refused: result.refused)
+    }
+    let written = page.encode(result.bytes)
+    return Fixer.Result(bytes: written, fixed: result.fixed, diagnostics: check(bytes: written, file: file, format: format).diagnostics, refused: result.refused)
+  }
+
+  /// `fix` of a UTF-8 page.
+  func fix(text original: [UInt8], file: String, format: DocumentFormat) -> Fixer.Result {
+    let samples = self.samples(inText: original, format: format)
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
@@ -213,7 +253,7 @@ public struct DocumentLinter: Sendable {
         page = written
         fixed += result.fixed
       }
-      let again = self.samples(in: page, format: format)
+      let again = self.samples(inText: page, format: format)
       var mismatched = plans.filter { plan in
         !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
       }.map(\.index)
@@ -223,13 +263,13 @@ public struct DocumentLinter: Sendable {
         for index in withdrawn.sorted() {
           refused.append("sample at line \(locator.position(of: samples[index].start).line): its fixes could not be written into the page, which keeps it as it was")
         }
-        let diagnostics = check(bytes: page, file: file, format: format).diagnostics
+        let diagnostics = check(text: page, file: file, format: format).diagnostics
         return Fixer.Result(bytes: page, fixed: fixed, diagnostics: diagnostics, refused: refused)
       }
       withdrawn.formUnion(mismatched)
     }
     refused.append("the fixes of this page's samples could not be written into it: it is left as it was")
-    return Fixer.Result(bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics, refused: refused)
+    return Fixer.Result(bytes: original, fixed: 0, diagnostics: check(text: original, file: file, format: format).diagnostics, refused: refused)
   }
 
   /// Replays a sample's fix passes on the page through the sample's map, keeping the map up to
