@@ -106,6 +106,14 @@ extension CLITests {
     XCTAssertEqual(try found(fcmlint(["--docs", "--format", "json", "first.txt"], in: root)), file)
     XCTAssertEqual(try found(fcmlint(["--docs", "--format", "json", "fence.md"], in: root)).map { [$0.rule, "\($0.line):\($0.column)"] },
                    file.map { [$0.rule, "2:\($0.column)"] })
+    // --fix keeps the mark and fixes what follows it.
+    for name in ["fence.md", "first.txt"] {
+      let before = try Data(contentsOf: root.appendingPathComponent(name))
+      XCTAssertEqual(try fcmlint(["--docs", "--fix", name], in: root).status, 1, name)
+      let after = try Data(contentsOf: root.appendingPathComponent(name))
+      XCTAssertEqual(Array(after), Array(String(decoding: before, as: UTF8.self).replacingOccurrences(of: "\"a b\",}", with: "\"a b\"}").utf8), name)
+      XCTAssertEqual(Array(after.prefix(3)), bom, name)
+    }
     // UTF-16, little- and big-endian: the same findings at the same lines and columns (UTF-16
     // units, as for any page), and --fix writes the page back in UTF-16.
     let page = "# Guide\n\nÉté 😀\n\n" + fence
