@@ -1,6 +1,7 @@
 import FCMLintWorkspace
 import FCMLintEngine
 import FCMLintFormatters
+import FCMLintJSON
 
 /// `fcmlint rules`: the rule list, as a table, JSON, or the README's Markdown.
 struct RulesSettings {

@@ -16,12 +16,13 @@ public struct DocumentLinter: Sendable {
 
   /// What a sample's top-level keys are told by, from what the rules know of FCM: the fields of
   /// Message and ApnsConfig in the schema, and the aliases file's `ApsKeys` and
-  /// `ApsDictionaryKeys`.
+  /// `ApsDictionaryKeys`; and how a Node.js literal is sent, with the aliases file's renames.
   struct Vocabulary: Sendable {
     var messageFields: Set<String> = []
     var apnsConfigFields: Set<String> = []
     var apsKeys: Set<String>
     var apsDictionaryKeys: Set<String>
+    var nodeEncoding: NodeMessageLiteral.Encoding
 
     init(_ linter: Linter) {
       func fields(_ type: String) -> Set<String> {
@@ -32,7 +33,25 @@ public struct DocumentLinter: Sendable {
       apnsConfigFields = fields("ApnsConfig")
       apsKeys = Set(linter.aliases.strings("ApsKeys") ?? [])
       apsDictionaryKeys = Set(linter.aliases.strings("ApsDictionaryKeys") ?? [])
+      nodeEncoding = NodeMessageLiteral.Encoding(linter.aliases)
     }
+  }
+
+  /// The candidate samples of a page, as `check` and `fix` find them; those of a UTF-16 page are
+  /// its text's, each byte mapped to the page's bytes.
+  public func samples(in bytes: [UInt8], format: DocumentFormat) -> [DocumentSample] {
+    guard let page = UTF16Page(bytes) else { return samples(inText: bytes, format: format) }
+    return samples(inText: page.text, format: format).map { sample in
+      var sample = sample
+      sample.text.origins = sample.text.origins.map(page.origin)
+      sample.blockStart = page.origin(sample.blockStart)
+      return sample
+    }
+  }
+
+  /// The candidate samples of a UTF-8 page.
+  func samples(inText bytes: [UInt8], format: DocumentFormat) -> [DocumentSample] {
+    SampleFinder.samples(in: bytes, format: format, nodeEncoding: vocabulary.nodeEncoding)
   }
 
   /// The rule of the info diagnostic at an elision.
@@ -48,11 +67,21 @@ public struct DocumentLinter: Sendable {
     public var found: [DocumentSample] = []
   }
 
+  /// The page's samples linted; a UTF-16 page (with its byte order mark) is read as UTF-8 and its
+  /// diagnostics given the page's offsets.
   public func check(bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
-    check(SampleFinder.samples(in: bytes, format: format), of: bytes, file: file)
+    guard let page = UTF16Page(bytes) else { return check(text: bytes, file: file, format: format) }
+    var outcome = check(text: page.text, file: file, format: format)
+    outcome.diagnostics = outcome.diagnostics.map(page.placed)
+    return outcome
   }
 
-  /// The diagnostics of `samples`, found in the page `bytes`.
+  /// `check` of a UTF-8 page.
+  func check(text bytes: [UInt8], file: String, format: DocumentFormat) -> Outcome {
+    check(samples(inText: bytes, format: format), of: bytes, file: file)
+  }
+
+  /// The diagnostics of `samples`, found in the UTF-8 page `bytes`.
   func check(_ samples: [DocumentSample], of bytes: [UInt8], file: String) -> Outcome {
     var diagnostics: [Diagnostic] = []
     var linted = 0
@@ -188,9 +217,26 @@ public struct DocumentLinter: Sendable {
   /// The result is a file's (`passes` empty: the edits are the samples', not the page's).
   ///
   /// `checked` is the check of `original` when the caller made it (its samples are not searched
-  /// for again); only the fixes of what `reported` keeps are applied.
+  /// for again); only the fixes of what `reported` keeps are applied. A UTF-16 page is fixed as
+  /// UTF-8 and written back in UTF-16 (not at all when it does not decode exactly).
   public func fix(bytes original: [UInt8], file: String, format: DocumentFormat, checked: Outcome? = nil, reported: Fixer.Reported? = nil) -> Fixer.Result {
-    let samples = checked?.found ?? SampleFinder.samples(in: original, format: format)
+    guard let page = UTF16Page(original) else { return fix(text: original, file: file, format: format, checked: checked, reported: reported) }
+    guard page.exact else {
+      return Fixer.Result(
+        bytes: original, fixed: 0, diagnostics: check(bytes: original, file: file, format: format).diagnostics,
+        refused: ["the page is not valid UTF-16, so it cannot be written back as it was: its samples are not fixed"])
+    }
+    let result = fix(text: page.text, file: file, format: format, checked: nil, reported: reported)
+    guard result.bytes != page.text else {
+      return Fixer.Result(bytes: original, fixed: 0, diagnostics: result.diagnostics.map(page.placed), refused: result.refused)
+    }
+    let written = page.encode(result.bytes)
+    return Fixer.Result(bytes: written, fixed: result.fixed, diagnostics: check(bytes: written, file: file, format: format).diagnostics, refused: result.refused)
+  }
+
+  /// `fix` of a UTF-8 page.
+  func fix(text original: [UInt8], file: String, format: DocumentFormat, checked: Outcome?, reported: Fixer.Reported?) -> Fixer.Result {
+    let samples = checked?.found ?? self.samples(inText: original, format: format)
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
@@ -230,7 +276,7 @@ public struct DocumentLinter: Sendable {
         fixed += result.fixed
       }
       page += original[position...]
-      let again = SampleFinder.samples(in: page, format: format)
+      let again = self.samples(inText: page, format: format)
       var mismatched = plans.filter { plan in
         !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
       }.map(\.index)

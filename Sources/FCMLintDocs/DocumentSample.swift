@@ -1,3 +1,5 @@
+import FCMLintJSON
+
 /// How a document holds its samples.
 public enum DocumentFormat: String, Sendable, CaseIterable {
   /// Fenced code blocks (and raw `<pre>` / `<code>` blocks).
@@ -81,18 +83,10 @@ public enum SampleEncoding: Sendable, Equatable {
         }
       }
     case .jsonString:
+      // A byte at a time (the offsets are bytes'): ASCII as a JSON string escapes it, the bytes
+      // of other characters as they are.
       for byte in text {
-        switch byte {
-        case UInt8(ascii: "\""): out += Array("\\\"".utf8)
-        case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
-        case 0x0A: out += Array("\\n".utf8)
-        case 0x0D: out += Array("\\r".utf8)
-        case 0x09: out += Array("\\t".utf8)
-        case ..<0x20:
-          let hex = Array("0123456789abcdef".utf8)
-          out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-        default: out.append(byte)
-        }
+        if byte < 0x80, let escaped = JSONText.escape(Unicode.Scalar(byte)) { out += Array(escaped.utf8) } else { out.append(byte) }
       }
     }
     return out

@@ -27,7 +27,6 @@ enum HTMLBlocks {
       i = end
       found.blockStarts.append(view.origin(open))
       found.codeRanges.append(view.origin(open)..<view.origin(end))
-      guard close - tagEnd - 1 <= SampleFinder.longestSample else { continue }
       let text = decode(view, (tagEnd + 1)..<close)
       let inner = TextView(text, encoding: [.html] + view.encoding)
       let blockStart = view.origin(open)

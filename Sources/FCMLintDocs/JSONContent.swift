@@ -11,7 +11,7 @@ enum JSONContent {
     while first < range.upperBound, isWhitespace(view[first]) { first += 1 }
     var end = range.upperBound
     while end > first, isWhitespace(view[end - 1]) { end -= 1 }
-    guard first < end, end - first <= SampleFinder.longestSample else { return }
+    guard first < end else { return }
     if let body = HTTPRequest.body(view, at: first, in: first..<end) {
       add(view, body..<end, blockStart: blockStart, into: &found)
       return
@@ -72,7 +72,6 @@ enum JSONContent {
   /// a missing brace), it ends before the first line after a blank line that starts at the left
   /// margin with prose (a letter), or at `limit`.
   static func extent(_ view: TextView, from offset: Int, limit: Int) -> Int {
-    let limit = min(limit, offset + SampleFinder.longestSample)
     var depth = 0
     var i = offset
     while i < limit {

@@ -1,6 +1,6 @@
 /// Fenced code blocks of Markdown (CommonMark): three or more backticks or tildes, at any
-/// indentation and inside block quotes, closed by a fence of the same character at least as long
-/// (or by the end of the page). Raw HTML `<pre>` and `<code>` blocks outside them are read as in
+/// indentation, inside block quotes and on a list item's line (`- ```json`, `1. ```json`), closed
+/// by a fence of the same character at least as long (or by the end of the page). Raw HTML `<pre>` and `<code>` blocks outside them are read as in
 /// an HTML page.
 enum MarkdownBlocks {
   /// Info strings whose blocks hold JSON (an HTTP request's body is JSON too).
@@ -35,7 +35,6 @@ enum MarkdownBlocks {
         for i in start..<following { content.append(view[i], from: view.origin(i)) }
         guard following > contentLine else { break }
         contentLine = following
-        if content.bytes.count > SampleFinder.longestSample { break }
       }
       fences.append(line..<end)
       let blockStart = view.origin(line)
@@ -79,7 +78,7 @@ enum MarkdownBlocks {
       self.character = character
       length = i - start
       quoteDepth = depth
-      quotePrefix = depth > 0 ? Array(view.bytes[line..<Self.afterQuotes(view, line: line, depth: depth)]) : []
+      quotePrefix = depth > 0 ? Self.quotePrefix(view, line: line, depth: depth) : []
       let infoStart = view.skipBlanks(from: i, to: end)
       var infoEnd = infoStart
       while infoEnd < end, view[infoEnd] != 0x20, view[infoEnd] != 0x09, view[infoEnd] != UInt8(ascii: "{") || infoEnd == infoStart { infoEnd += 1 }
@@ -101,23 +100,61 @@ enum MarkdownBlocks {
       return i - start >= length && view.skipBlanks(from: i, to: end) == end
     }
 
-    /// The block quote depth of a line and where its content starts (after indentation and `>`
-    /// markers, each with its optional space, and the indentation after them).
+    /// The block quote depth of a line and where its content starts (after indentation, `>`
+    /// markers and list item markers, each with the blanks after it).
     static func prefix(_ view: TextView, line: Int) -> (depth: Int, start: Int) {
       let end = view.lineEnd(from: line)
       var i = view.skipBlanks(from: line, to: end)
       var depth = 0
-      while i < end, view[i] == UInt8(ascii: ">") {
-        depth += 1
-        i = view.skipBlanks(from: i + 1, to: end)
+      while i < end {
+        if view[i] == UInt8(ascii: ">") {
+          depth += 1
+          i = view.skipBlanks(from: i + 1, to: end)
+        } else if let after = listMarkerEnd(view, at: i, end: end) {
+          i = view.skipBlanks(from: after, to: end)
+        } else {
+          break
+        }
       }
       return (depth, i)
+    }
+
+    /// Just after a list item's marker at `i` (`-`, `*`, `+`, or one to nine digits and `.` or
+    /// `)`), which a space or a tab must follow; nil when none is there.
+    static func listMarkerEnd(_ view: TextView, at i: Int, end: Int) -> Int? {
+      var k = i
+      if view[k] == UInt8(ascii: "-") || view[k] == UInt8(ascii: "*") || view[k] == UInt8(ascii: "+") {
+        k += 1
+      } else {
+        while k < end, k - i < 9, view[k] >= 0x30, view[k] <= 0x39 { k += 1 }
+        guard k > i, k < end, view[k] == UInt8(ascii: ".") || view[k] == UInt8(ascii: ")") else { return nil }
+        k += 1
+      }
+      return k < end && (view[k] == 0x20 || view[k] == 0x09) ? k : nil
+    }
+
+    /// What a line of the block starts with in the page, from the fence's line: its text up to
+    /// its `depth`th `>` and the space after it, a list item's marker written as the spaces that
+    /// continue the item (`- > ` becomes `  > `).
+    static func quotePrefix(_ view: TextView, line: Int, depth: Int) -> [UInt8] {
+      let end = view.lineEnd(from: line)
+      var i = max(line, view.textStart)  // past a byte order mark
+      var prefix: [UInt8] = []
+      var seen = 0
+      while i < end, seen < depth {
+        let byte = view[i]
+        if byte == UInt8(ascii: ">") { seen += 1 }
+        prefix.append(byte == UInt8(ascii: ">") || byte == 0x09 ? byte : 0x20)
+        i += 1
+      }
+      if i < end, view[i] == 0x20 { prefix.append(0x20) }
+      return prefix
     }
 
     /// Just after the `depth`th `>` of a line and the one space after it (or the line's end).
     static func afterQuotes(_ view: TextView, line: Int, depth: Int) -> Int {
       let end = view.lineEnd(from: line)
-      var i = line
+      var i = max(line, view.textStart)  // past a byte order mark
       var seen = 0
       while i < end, seen < depth {
         if view[i] == UInt8(ascii: ">") {

@@ -72,7 +72,7 @@ enum NodeLiterals {
       guard before >= line.lowerBound, view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
       // `==`, `=>` and `>=` are not assignments.
       if view[before] == UInt8(ascii: "="), before > line.lowerBound, "=!<>".utf8.contains(view[before - 1]) { continue }
-      guard let (json, end) = NodeMessageLiteral.read(view.bytes, from: i), end <= limit, end - i <= SampleFinder.longestSample else { continue }
+      guard let (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
       let origins = json.origins.map { view.origin(min($0, view.count)) }
       let block = blockStart ?? view.origin(i)
       if blockStart == nil { found.blockStarts.append(block) }

@@ -1,10 +1,13 @@
 /// Finds the message samples of a documentation page: the code blocks and pieces of text that
 /// could be FCM documents. Which of them really are is decided as for a file (the caller
-/// classifies each sample's text); the finder only has to miss none and keep positions exact.
+/// classifies each sample's text); the finder only has to miss none and keep positions exact. A
+/// sample may be as long as its page, which is read under the limit a file is read under: a
+/// length of its own would drop what the same bytes in a file get reported.
 public enum SampleFinder {
-  /// Every candidate sample of `document`, in document order, with the markers applied.
-  public static func samples(in document: [UInt8], format: DocumentFormat) -> [DocumentSample] {
-    var found = Found()
+  /// Every candidate sample of `document`, in document order, with the markers applied; Node.js
+  /// message literals are read through `nodeEncoding` (`DocumentLinter.samples` passes its rules').
+  public static func samples(in document: [UInt8], format: DocumentFormat, nodeEncoding: NodeMessageLiteral.Encoding) -> [DocumentSample] {
+    var found = Found(nodeEncoding: nodeEncoding)
     let view = TextView(document)
     switch format {
     case .markdown: MarkdownBlocks.scan(view, into: &found)
@@ -18,6 +21,8 @@ public enum SampleFinder {
 
   /// What a scan gathers.
   struct Found {
+    /// How Node.js message literals are read.
+    let nodeEncoding: NodeMessageLiteral.Encoding
     var samples: [DocumentSample] = []
     /// The document offsets of every code block seen (samples or not), for markers.
     var blockStarts: [Int] = []
@@ -25,9 +30,6 @@ public enum SampleFinder {
     var codeRanges: [Range<Int>] = []
   }
 
-  /// The longest text read as one sample. Longer JSON in a page is not a message (FCM caps a
-  /// message at 4 KB; a template or a generated page might hold 100 KB, not megabytes).
-  static let longestSample = 1 << 20
   /// How deep text kept inside text is searched (a page's JSON blob holding the page again).
   static let deepestView = 2
 }
@@ -38,17 +40,22 @@ struct TextView {
   let bytes: [UInt8]
   let origins: [Int]?
   let encoding: [SampleEncoding]
+  /// Where the text starts: after a UTF-8 byte order mark that starts a page, which is no text
+  /// (a fence or JSON after it starts the line, as in a file the mark is skipped).
+  let textStart: Int
 
   init(_ document: [UInt8]) {
     bytes = document
     origins = nil
     encoding = []
+    textStart = document.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
   }
 
   init(_ text: MappedText, encoding: [SampleEncoding]) {
     bytes = text.bytes
     origins = text.origins
     self.encoding = encoding
+    textStart = 0
   }
 
   var count: Int { bytes.count }
@@ -77,10 +84,10 @@ struct TextView {
     return i
   }
 
-  /// The first byte from `offset` that is not a space or a tab.
+  /// The first byte from `offset` that is not a space or a tab (nor the byte order mark).
   func skipBlanks(from offset: Int, to end: Int? = nil) -> Int {
-    var i = offset
     let end = end ?? bytes.count
+    var i = offset < textStart ? min(textStart, end) : offset
     while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
     return i
   }

@@ -110,6 +110,10 @@ public struct Aliases: Sendable {
     }
   }
 
+  /// The definition called `name` as written (a mapping of mappings, `NodeSdkRenames`), or nil:
+  /// for code that needs what the rules know in another form than a list.
+  public func definition(named name: String) -> DataValue? { definitions[name] }
+
   /// The definition `value` names (`'#Name'`), or `value` itself when it names none.
   func definition(_ value: DataValue) throws(ConfigurationError) -> DataValue {
     guard case .scalar(let text, .string, _) = value.node, text.hasPrefix("#"), Self.isName(String(text.dropFirst())) else { return value }

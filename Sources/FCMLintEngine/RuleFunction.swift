@@ -283,34 +283,3 @@ extension Substring {
     return s
   }
 }
-
-/// Minimal JSON text helpers for messages and formatters.
-public enum JSONText {
-  public static func quote(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-          let hex = String(scalar.value, radix: 16, uppercase: false)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
-
-  public static func number(_ n: Double) -> String {
-    if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-    return String(n)
-  }
-}

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintJSON
 
 /// One JSON object: `{"diagnostics": [...], "summary": {...}}`, described by
 /// `schemas/fcmlint-output.schema.json`. Keys are written in a fixed order, so output is stable.

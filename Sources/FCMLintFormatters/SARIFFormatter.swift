@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintJSON
 
 /// SARIF 2.1.0 (what GitHub code scanning and many IDEs read): the rules as the tool's
 /// `reportingDescriptor`s with their docs as `helpUri`, each result with a physical location

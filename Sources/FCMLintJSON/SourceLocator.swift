@@ -25,8 +25,9 @@ public struct SourceLocator: Sendable {
   /// Offset of the first byte after a UTF-8 byte-order mark, which no editor shows as a column.
   private let contentStart: Int
   /// For text with lines longer than `checkpointStride`: the UTF-16 units before every multiple
-  /// of the stride, so a column on a long line is counted from the nearest checkpoint, not from
-  /// the line's start (a one-line file with 50,000 diagnostics was quadratic).
+  /// of the stride up to the end of the text, the end included when it is one (the end of input
+  /// is a position too), so a column on a long line is counted from the nearest checkpoint, not
+  /// from the line's start (a one-line file with 50,000 diagnostics was quadratic).
   private let checkpoints: [Int]
   private static let checkpointStride = 4096
 
@@ -57,7 +58,7 @@ public struct SourceLocator: Sendable {
     if longestLine > Self.checkpointStride && queries > 16 {
       checkpoints.reserveCapacity(n / Self.checkpointStride + 1)
       var units = 0
-      for chunk in stride(from: 0, to: n, by: Self.checkpointStride) {
+      for chunk in stride(from: 0, through: n, by: Self.checkpointStride) {
         checkpoints.append(units)
         for i in chunk..<min(n, chunk + Self.checkpointStride) { units += Self.units(bytes[i]) }
       }

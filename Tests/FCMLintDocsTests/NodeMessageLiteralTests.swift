@@ -1,3 +1,4 @@
+import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintJSON
 import FCMLintRuleTestSupport
@@ -21,6 +22,19 @@ private indirect enum Value: Equatable, CustomStringConvertible {
     case .null: return "null"
     case .placeholder(let text): return text
     }
+  }
+}
+
+/// The reader with the built-in pack's encoding, as a page is read with the built-in rules.
+extension NodeMessageLiteral {
+  fileprivate static let builtin = Encoding((try? BuiltinPack.load())?.aliases ?? Aliases())
+
+  fileprivate static func read(_ source: [UInt8], from start: Int) -> (json: MappedText, end: Int)? {
+    read(source, from: start, encoding: builtin)
+  }
+
+  fileprivate static func read(_ source: [UInt8], from start: Int, as shape: Shape) -> (json: MappedText, end: Int)? {
+    read(source, from: start, as: shape, encoding: builtin)
   }
 }
 
@@ -388,10 +402,38 @@ final class NodeMessageLiteralTests: XCTestCase {
   }
 
   func testEncoderIsATableOfKnownShapes() {
-    // Every shape the table descends into has its own entry.
-    for fields in NodeMessageLiteral.fields.values {
-      for field in fields.values where field.shape != .free { XCTAssertNotNil(NodeMessageLiteral.fields[field.shape]) }
+    // Every shape the table descends into has its own entry, of conversions or of renames.
+    let renamed = Set(NodeMessageLiteral.builtin.renames.compactMap { type -> String? in
+      if case .scalar(let name, _, _) = type.key.node { return name }
+      return nil
+    })
+    for table in NodeMessageLiteral.fields.values {
+      for field in table.values where field.shape != .free {
+        XCTAssertTrue(NodeMessageLiteral.fields[field.shape] != nil || renamed.contains(field.shape.sdkType ?? ""), "\(field.shape)")
+      }
     }
+  }
+
+  func testRenamesAreTheRulesData() throws {
+    // The aliases file's definition names each object by the SDK's interface, and every entry is
+    // a name and the wire name it is sent as.
+    let definition = try XCTUnwrap(builtinRules().aliases.definition(named: NodeMessageLiteral.Encoding.renamesDefinition))
+    guard case .mapping(let types) = definition.node else { return XCTFail("not a mapping") }
+    for (type, renames) in types {
+      guard case .scalar(let name, .string, _) = type.node else { return XCTFail("not a name: \(type)") }
+      XCTAssertTrue(NodeMessageLiteral.Shape.allCases.contains { $0.sdkType == name }, "unknown SDK interface \(name)")
+      guard case .mapping(let pairs) = renames.node else { return XCTFail("\(name): not a mapping") }
+      for (key, wire) in pairs {
+        guard case .scalar(_, .string, _) = key.node, case .scalar(_, .string, _) = wire.node else { return XCTFail("\(name): not a name and a wire name") }
+      }
+    }
+    // The reader renames what the aliases say, and nothing without them; conversions stay.
+    let js = Array("{ topic: '/topics/t', notification: { imageUrl: 'x' } }".utf8)
+    let aliases = try Aliases().adding(DataValue(yaml: "definitions:\n  NodeSdkRenames:\n    Notification: {imageUrl: picture}\n", file: "aliases.yml"))
+    let renamed = try XCTUnwrap(NodeMessageLiteral.read(js, from: 0, encoding: NodeMessageLiteral.Encoding(aliases)))
+    XCTAssertEqual(parse(renamed.json.bytes), parse(#"{"topic": "t", "notification": {"picture": "x"}}"#))
+    let plain = try XCTUnwrap(NodeMessageLiteral.read(js, from: 0, encoding: NodeMessageLiteral.Encoding(Aliases())))
+    XCTAssertEqual(parse(plain.json.bytes), parse(#"{"topic": "t", "notification": {"imageUrl": "x"}}"#))
   }
 
   // MARK: JavaScript syntax

@@ -5,8 +5,10 @@ import FCMLintTestSupport
 import XCTest
 
 final class SampleFinderTests: XCTestCase {
+  lazy var docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+
   func samples(_ page: String, _ format: DocumentFormat) -> [DocumentSample] {
-    SampleFinder.samples(in: Array(page.utf8), format: format)
+    docs.samples(in: Array(page.utf8), format: format)
   }
 
   func text(_ sample: DocumentSample) -> String { String(decoding: sample.text.bytes, as: UTF8.self) }
@@ -205,5 +207,19 @@ final class SampleFinderTests: XCTestCase {
         _ = linter.fix(bytes: page, file: "p", format: format)
       }
     }
+  }
+
+  /// A UTF-16 page's samples are its text's, each byte mapped to the page's own bytes.
+  func testAUTF16PagesSamplesMapToItsBytes() throws {
+    let page = "é\n```json\n{\"message\": {}}\n```\n"
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in page.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    let found = docs.samples(in: bytes, format: .markdown)
+    XCTAssertEqual(found.map(text), [#"{"message": {}}"#])
+    let sample = try XCTUnwrap(found.first)
+    // The `{` is the page's 11th character: 2 bytes of mark and 10 units before it.
+    XCTAssertEqual(sample.start, 2 + 2 * 10)
+    XCTAssertEqual(sample.text.origin(of: sample.text.bytes.count), 2 + 2 * 25)
+    XCTAssertEqual(sample.blockStart, 2 + 2 * 2)
   }
 }

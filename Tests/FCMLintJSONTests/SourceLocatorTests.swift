@@ -23,4 +23,18 @@ final class SourceLocatorTests: XCTestCase {
       }
     }
   }
+
+  /// The end of a text whose length is a multiple of the stride is a position too: a page's
+  /// sample cut at 1 MiB ended the process asking for it.
+  func testTheEndOfATextOfWholeStridesHasAPosition() {
+    for length in [4096, 8192, 1 << 20, (1 << 20) - 1, (1 << 20) + 1] {
+      let bytes = Array(("é" + String(repeating: "x", count: length - 2)).utf8)
+      let counted = SourceLocator(bytes: bytes)
+      let checkpointed = SourceLocator(bytes: bytes, queries: 1_000)
+      for offset in [bytes.count, bytes.count - 1, bytes.count - 4096, 0] {
+        XCTAssertEqual(checkpointed.position(of: offset), counted.position(of: offset), "length \(length), offset \(offset)")
+      }
+      XCTAssertEqual(checkpointed.position(of: bytes.count), SourcePosition(line: 1, column: length))
+    }
+  }
 }

@@ -16,8 +16,8 @@ func fuzzDocs(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   Fuzz.check(fixed.fixed >= 0, "negative fix count")
   guard fixed.bytes != page else { return 0 }
   Fuzz.checkDiagnostics(fixed.diagnostics, bytes: fixed.bytes, file: "fuzz.md")
-  let before = SampleFinder.samples(in: page, format: format)
-  let after = SampleFinder.samples(in: fixed.bytes, format: format)
+  let before = docs.samples(in: page, format: format)
+  let after = docs.samples(in: fixed.bytes, format: format)
   Fuzz.check(before.count == after.count, "a fix changed the number of samples: \(before.count) to \(after.count)")
   Fuzz.check(outside(before, page) == outside(after, fixed.bytes), "a fix changed the page outside its samples")
   return 0
