@@ -197,7 +197,7 @@ struct RuleReader {
       throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, names)) (available: \(names.sorted().joined(separator: ", ")))")
     }
     var fieldPaths: [JSONPath?] = [nil]
-    if let v = fields["field"] { fieldPaths = try paths(v, what: "field") }
+    if let v = fields["field"] { fieldPaths = try paths(v, what: "field").map { Optional($0) } }
     let options = try self.options(fields["options"], for: function, at: functionValue)
     // A problem the function itself finds with its options is reported at the options, or at
     // the function's name when there are none.
