@@ -2,8 +2,9 @@ import FCMLintEngine
 
 /// The command line, read from tables of options: each option is declared once, as a `CLIOption`
 /// (its name, its value, its help, and where its value goes), and the same table reads the
-/// arguments, writes the help and names the option in messages. A new option is one entry in its
-/// command's table (`LintSettings.options`, `RulesSettings.options`, `RuleSources.options`).
+/// arguments, writes the help, completes it in the shell and names it in messages. A new option is
+/// one entry in its command's table (`LintSettings.options`, `RulesSettings.options`,
+/// `RuleSources.options`); a new command is one entry in `FCMLintCommand.commands`.
 ///
 /// Why not swift-argument-parser: it imports FoundationEssentials, which would put Foundation back
 /// into a binary whose own code uses none of it, and it builds its parsers by reflection at every
@@ -17,27 +18,68 @@ struct CLIOption<Settings>: Sendable {
   let valueName: String?
   let repeatable: Bool
   let help: String
+  /// What the value is, for shell completion.
+  let values: WordKind
   /// Stores the value (`""` for a flag), or explains why it is not one.
   let apply: @Sendable (inout Settings, String) throws(UsageError) -> Void
 
   static func flag(_ name: String, _ help: String, _ apply: @escaping @Sendable (inout Settings) -> Void) -> CLIOption {
-    CLIOption(name: name, valueName: nil, repeatable: false, help: help) { settings, _ in apply(&settings) }
+    CLIOption(name: name, valueName: nil, repeatable: false, help: help, values: .none) { settings, _ in apply(&settings) }
   }
 
+  /// An option with a value. Without `values`, the placeholder says what it is: `<file>` and
+  /// `<name>` a file name, `<dir>` a folder, `<id>` a rule id, anything else free text.
   static func value(
-    _ name: String, _ valueName: String, repeatable: Bool = false, _ help: String,
+    _ name: String, _ valueName: String, repeatable: Bool = false, values: WordKind? = nil, _ help: String,
     _ apply: @escaping @Sendable (inout Settings, String) throws(UsageError) -> Void
   ) -> CLIOption {
-    CLIOption(name: name, valueName: valueName, repeatable: repeatable, help: help, apply: apply)
+    let implied: WordKind
+    switch valueName {
+    case "<file>", "<name>": implied = .file
+    case "<dir>": implied = .folder
+    case "<id>": implied = .ruleID
+    default: implied = .text
+    }
+    return CLIOption(name: name, valueName: valueName, repeatable: repeatable, help: help, values: values ?? implied, apply: apply)
   }
 
   /// The same option for other settings that hold these (`--config` in every command).
   func lifted<Outer>(_ path: WritableKeyPath<Outer, Settings> & Sendable) -> CLIOption<Outer> {
     let apply = self.apply
-    return CLIOption<Outer>(name: name, valueName: valueName, repeatable: repeatable, help: help) { outer, value throws(UsageError) in
+    return CLIOption<Outer>(name: name, valueName: valueName, repeatable: repeatable, help: help, values: values) { outer, value throws(UsageError) in
       try apply(&outer[keyPath: path], value)
     }
   }
+
+  /// The option without its settings: what help and completion read.
+  var summary: OptionSummary { OptionSummary(name: name, valueName: valueName, repeatable: repeatable, help: help, values: values) }
+}
+
+/// An option as help and completion see it (a `CLIOption` without the settings it fills).
+struct OptionSummary: Sendable, Equatable {
+  let name: String
+  let valueName: String?
+  let repeatable: Bool
+  let help: String
+  let values: WordKind
+}
+
+/// What a word on the command line is (an option's value, or what a command takes besides its
+/// options), so that completion can offer the right ones.
+enum WordKind: Sendable, Equatable {
+  /// No word: a flag, or a command that takes nothing but options.
+  case none
+  /// A path: files and folders.
+  case file
+  case folder
+  /// The id of a rule (`fcmlint rules` lists them).
+  case ruleID
+  /// One of these words.
+  case choice([String])
+  /// The name of a command.
+  case command
+  /// Free text, such as a number or a size: nothing to offer.
+  case text
 }
 
 /// A command line that cannot be run: exit 2, with the message and the command's usage.
@@ -114,11 +156,17 @@ enum ArgumentReader {
   }
 
   /// The options part of a command's help, one option a line, help texts aligned.
-  static func help<Settings>(_ options: [CLIOption<Settings>], more: [(String, String)] = []) -> String {
+  static func help(_ options: [OptionSummary]) -> String {
     let entries = options.map { option in
       (option.name + (option.valueName.map { " \($0)" } ?? ""), option.help + (option.repeatable ? " (repeatable)" : ""))
-    } + more + [("-h, --help", "Show this help.")]
+    } + [("-h, --help", "Show this help.")]
     let width = entries.map(\.0.count).max() ?? 0
     return entries.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 + "\n" }.joined()
   }
+}
+
+/// "a, b or c": choices as a help text lists them.
+func wordList(_ words: [String]) -> String {
+  guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+  return words.dropLast().joined(separator: ", ") + " or " + last
 }

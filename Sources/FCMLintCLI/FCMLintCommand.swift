@@ -9,24 +9,87 @@ import Musl
 import Darwin
 #endif
 
-/// The `fcmlint` command: `lint` (the default), `rules`, `explain`, `test` and `init`.
+/// What every command's settings have: the table that reads its arguments, its help, and a run.
+protocol CommandSettings: SendableMetatype {
+  static var usage: String { get }
+  static var abstract: String { get }
+  static var options: [CLIOption<Self>] { get }
+  init(arguments: ArraySlice<String>) throws(UsageError)
+  func run() throws
+}
+
+extension LintSettings: CommandSettings {}
+extension RulesSettings: CommandSettings {}
+extension ExplainSettings: CommandSettings {}
+extension TestRulesSettings: CommandSettings {}
+extension InitSettings: CommandSettings {}
+extension CompletionSettings: CommandSettings {}
+extension LanguageServerSettings: CommandSettings {}
+
+/// A command as help, dispatch and shell completion read it; `FCMLintCommand.commands` is the one
+/// place a command is named.
+struct Command: Sendable {
+  let name: String
+  let usage: String
+  let abstract: String
+  /// Its options, as its settings' table declares them (read by help and completion only, so a
+  /// run does not build every command's table).
+  var options: [OptionSummary] { readOptions() }
+  private let readOptions: @Sendable () -> [OptionSummary]
+  /// What it takes besides options: paths, rule folders, a rule id, one of some words, or nothing.
+  let operands: WordKind
+  /// Reads the arguments after the command's name and runs it.
+  let run: @Sendable (ArraySlice<String>) throws -> Void
+
+  init<Settings: CommandSettings>(_ name: String, _ settings: Settings.Type, operands: WordKind) {
+    self.init(name, usage: Settings.usage, abstract: Settings.abstract, options: { Settings.options.map { $0.summary } }, operands: operands) {
+      try Settings(arguments: $0).run()
+    }
+  }
+
+  init(
+    _ name: String, usage: String, abstract: String, options: @escaping @Sendable () -> [OptionSummary], operands: WordKind,
+    run: @escaping @Sendable (ArraySlice<String>) throws -> Void
+  ) {
+    (self.name, self.usage, self.abstract, self.readOptions, self.operands, self.run) = (name, usage, abstract, options, operands, run)
+  }
+
+  /// The formats its `--format` takes (none without one).
+  var formats: [String] {
+    guard case .choice(let formats)? = options.first(where: { $0.name == "--format" })?.values else { return [] }
+    return formats
+  }
+}
+
+/// The `fcmlint` command: `lint` (the default), `rules`, `explain`, `test`, `init`, `completion`,
+/// `lsp` and `help`.
 public enum FCMLintCommand {
   public static let version = "0.1.0"
   /// What `fcmlint init` writes.
   public static var initStarter: String { InitSettings.starter }
   static let abstract = "Lint Firebase Cloud Messaging HTTP v1 send requests."
   static let exitCodes = "Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage, config or I/O failure."
+  /// `--version`, read before `lint`'s own options (only where `lint` is the command).
+  static let versionOption = OptionSummary(name: "--version", valueName: nil, repeatable: false, help: "Print the version.", values: .none)
 
-  /// The commands besides `lint`, by the word that names them.
-  static let commands: [(name: String, usage: String, abstract: String)] = [
-    ("lint", LintSettings.usage, LintSettings.abstract),
-    ("rules", RulesSettings.usage, RulesSettings.abstract),
-    ("explain", ExplainSettings.usage, ExplainSettings.abstract),
-    ("test", TestRulesSettings.usage, TestRulesSettings.abstract),
-    ("init", InitSettings.usage, InitSettings.abstract),
-    ("completion", CompletionSettings.usage, CompletionSettings.abstract),
-    ("lsp", LanguageServerSettings.usage, LanguageServerSettings.abstract),
+  /// Every command, in the order help lists them. Its name, options and operands here are what
+  /// dispatch runs, help prints and the completion scripts offer.
+  static let commands: [Command] = [
+    Command("lint", LintSettings.self, operands: .file),
+    Command("rules", RulesSettings.self, operands: .none),
+    Command("explain", ExplainSettings.self, operands: .ruleID),
+    Command("test", TestRulesSettings.self, operands: .folder),
+    Command("init", InitSettings.self, operands: .none),
+    Command("completion", CompletionSettings.self, operands: .choice(CompletionSettings.shells)),
+    Command("lsp", LanguageServerSettings.self, operands: .none),
+    Command(
+      "help", usage: "fcmlint help [<command>]", abstract: "Show the help of fcmlint or of a command.", options: { [] },
+      operands: .command
+    ) { words in Console.out(help(for: words.first ?? "")) },
   ]
+
+  static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
+  static var lint: Command { command("lint")! }
 
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
   /// Usage errors exit 2, like configuration and I/O failures; help and version exit 0.
@@ -44,40 +107,25 @@ public enum FCMLintCommand {
   }
 
   static func dispatch(_ arguments: [String]) -> Int32 {
-    var command = arguments.first ?? ""
-    var rest = arguments.dropFirst()
-    if !["lint", "rules", "explain", "test", "init", "completion", "lsp", "help"].contains(command) {
-      command = "lint"
-      rest = arguments[...]
-    }
+    // The first word names the command, or it is lint's and lint runs.
+    let named = arguments.first.flatMap(command)
+    let command = named ?? lint
+    let rest = named == nil ? arguments[...] : arguments.dropFirst()
     // Help wherever it is asked for, before anything is checked.
-    if command == "help" {
-      Console.out(help(for: rest.first ?? ""))
-      return ExitStatus.clean.rawValue
-    }
     let beforeSeparator = rest.prefix { $0 != "--" }
-    if beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
-      Console.out(help(for: command == "lint" && arguments.first != "lint" ? "" : command))
+    if command.name != "help", beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
+      Console.out(help(for: named == nil ? "" : command.name))
       return ExitStatus.clean.rawValue
     }
-    if command == "lint", beforeSeparator.contains("--version") {
+    if command.name == "lint", beforeSeparator.contains(versionOption.name) {
       Console.out(version + "\n")
       return ExitStatus.clean.rawValue
     }
     do {
-      switch command {
-      case "rules": try RulesSettings(arguments: rest).run()
-      case "explain": try ExplainSettings(arguments: rest).run()
-      case "test": try TestRulesSettings(arguments: rest).run()
-      case "init": try InitSettings(arguments: rest).run()
-      case "completion": try CompletionSettings(arguments: rest).run()
-      case "lsp": try LanguageServerSettings(arguments: rest).run()
-      default: try LintSettings(arguments: rest).run()
-      }
+      try command.run(rest)
       return ExitStatus.clean.rawValue
     } catch let error as UsageError {
-      let usage = commands.first { $0.name == command }?.usage ?? LintSettings.usage
-      Console.err("fcmlint: error: \(error.message)\nUsage: \(usage)\n  See 'fcmlint \(command == "lint" ? "" : command + " ")--help' for more.\n")
+      Console.err("fcmlint: error: \(error.message)\nUsage: \(command.usage)\n  See 'fcmlint \(command.name == "lint" ? "" : command.name + " ")--help' for more.\n")
       return ExitStatus.failure.rawValue
     } catch let status as StatusError {
       return status.status.rawValue
@@ -87,40 +135,27 @@ public enum FCMLintCommand {
     }
   }
 
-  /// The help of one command, or of fcmlint as a whole (`command` empty).
-  static func help(for command: String) -> String {
-    switch command {
-    case "lint":
-      return "\(LintSettings.abstract)\n\nUsage: \(LintSettings.usage)\n\nOptions:\n\(ArgumentReader.help(LintSettings.options))\n\(exitCodes)\n"
-    case "rules":
-      return "\(RulesSettings.abstract)\n\nUsage: \(RulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(RulesSettings.options))"
-    case "explain":
-      return "\(ExplainSettings.abstract)\n\nUsage: \(ExplainSettings.usage)\n\nOptions:\n\(ArgumentReader.help(ExplainSettings.options))"
-    case "test":
-      return "\(TestRulesSettings.abstract)\n\nUsage: \(TestRulesSettings.usage)\n\nOptions:\n\(ArgumentReader.help(TestRulesSettings.options))"
-    case "lsp":
-      return "\(LanguageServerSettings.abstract)\n\nUsage: \(LanguageServerSettings.usage)\n\nOptions:\n\(ArgumentReader.help(LanguageServerSettings.options))"
-    case "completion":
-      return "\(CompletionSettings.abstract)\n\nUsage: \(CompletionSettings.usage)\n\nOptions:\n\(ArgumentReader.help(CompletionSettings.options))"
-    case "init":
-      return "\(InitSettings.abstract)\n\nUsage: \(InitSettings.usage)\n\nOptions:\n\(ArgumentReader.help(InitSettings.options))"
-    default:
+  /// The help of one command, or of fcmlint as a whole (`name` empty, or not a command).
+  static func help(for name: String) -> String {
+    guard let command = command(name) else {
       let width = commands.map(\.name.count).max() ?? 0
       let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.abstract + "\n" }.joined()
       return """
         fcmlint \(version): \(abstract)
 
-        Usage: \(LintSettings.usage)
+        Usage: \(lint.usage)
                fcmlint <command> [<options>]
 
         Commands (lint is the default):
         \(list)
         Options of lint:
-        \(ArgumentReader.help(LintSettings.options, more: [("--version", "Print the version.")]))
+        \(ArgumentReader.help(lint.options + [versionOption]))
         See 'fcmlint help <command>' for a command's options. \(exitCodes)
 
         """
     }
+    let options = command.name == "help" ? "" : "\nOptions:\n\(ArgumentReader.help(command.options))"
+    return "\(command.abstract)\n\nUsage: \(command.usage)\n\(options)" + (command.name == "lint" ? "\n\(exitCodes)\n" : "")
   }
 }
 

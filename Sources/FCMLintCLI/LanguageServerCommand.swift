@@ -4,12 +4,14 @@ import FCMLintLanguageServer
 struct LanguageServerSettings {
   static let usage = "fcmlint lsp"
   static let abstract = "Run the language server (LSP over standard input and output) for editors."
-  static let options: [CLIOption<LanguageServerSettings>] = []
+  static let options: [CLIOption<LanguageServerSettings>] = [
+    // Editors' clients often pass it; it is the only transport.
+    .flag("--stdio", "Speak LSP over standard input and output (the default and only transport).") { _ in }
+  ]
 
   init(arguments: ArraySlice<String>) throws(UsageError) {
     try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
-      // Editors often pass --stdio; it is the only transport.
-      if word != "--stdio" { throw UsageError("'lsp' takes no arguments, not '\(word)'") }
+      throw UsageError("'lsp' takes no arguments, not '\(word)'")
     }
   }
 

@@ -20,7 +20,7 @@ extension LintSettings {
 
   /// Every option of `lint`: the one place one is declared (see `CLIOption`).
   static let options: [CLIOption<LintSettings>] = [
-    .value("--format", "<format>", repeatable: true, "Output format: text, json, sarif, github, junit or checkstyle; paired in order with --output.") {
+    .value("--format", "<format>", repeatable: true, values: .choice(OutputFormat.allCases.map(\.rawValue)), "Output format: text, json, sarif, github, junit or checkstyle; paired in order with --output.") {
       $0.format.append($1)
     },
     .value("--output", "<file>", repeatable: true, "Write the report of the matching --format to this file ('-' for standard output).") {
@@ -57,7 +57,7 @@ extension LintSettings {
     .flag("--exit-zero", "Report as usual, but exit 0 even with errors (exit 2 for usage, config and I/O failures stays).") { $0.exitZero = true },
     .flag("--ndjson", "Read one JSON document per line (files or standard input), streaming; diagnostics name the line.") { $0.ndjson = true },
     .value(
-      "--input", "<kind>",
+      "--input", "<kind>", values: .choice(InputKind.allCases.map(\.rawValue)),
       "What the files hold: request ({\"message\": ...}), message (a bare Message), apns (a bare APNs payload), apns-config (an ApnsConfig alone) or aps (an aps dictionary alone; these two are read as fragments). By default decided per file, and files that are none of these (package.json, tsconfig.json...) are skipped; with --input every file is linted as that kind."
     ) { $0.input = $1 },
     .flag(

@@ -7,8 +7,9 @@ import FCMLintJSON
 struct RulesSettings {
   static let usage = "fcmlint rules [--format <format>] [--config <file>] [--rules <dir> ...]"
   static let abstract = "List the rules: id, severity, whether --fix can fix it, and summary."
+  static let formats = ["text", "json", "markdown"]
   static let options: [CLIOption<RulesSettings>] =
-    [.value("--format", "<format>", "Output format: text, json or markdown (default: text).") { $0.format = $1 }]
+    [.value("--format", "<format>", values: .choice(formats), "Output format: \(wordList(formats)) (default: text).") { $0.format = $1 }]
     + RuleSources.options.map { $0.lifted(\RulesSettings.ruleSources) }
 
   var format = "text"
@@ -18,8 +19,8 @@ struct RulesSettings {
     try ArgumentReader.read(arguments, options: Self.options, into: &self) { _, word throws(UsageError) in
       throw UsageError("'rules' takes no arguments, not '\(word)'")
     }
-    guard ["text", "json", "markdown"].contains(format) else {
-      throw UsageError("unknown format '\(format)' (formats: text, json, markdown)")
+    guard Self.formats.contains(format) else {
+      throw UsageError("unknown format '\(format)' (formats: \(Self.formats.joined(separator: ", ")))")
     }
   }
 

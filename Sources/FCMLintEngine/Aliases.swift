@@ -126,10 +126,15 @@ public struct Aliases: Sendable {
 
   /// `#Name` and what follows it in a path, checked; nil for a path without an alias.
   static func reference(_ value: DataValue, _ text: String) throws(ConfigurationError) -> (name: String, rest: String)? {
-    guard text.hasPrefix("#") else { return nil }
-    let afterHash = text.dropFirst()
-    let name = String(afterHash.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
-    let rest = String(afterHash.dropFirst(name.count))
+    // Read as bytes: every rule path passes here when the pack loads.
+    let bytes = text.utf8
+    guard bytes.first == UInt8(ascii: "#") else { return nil }
+    let afterHash = bytes.index(after: bytes.startIndex)
+    let nameEnd = bytes[afterHash...].firstIndex { byte in
+      !((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "_"))
+    } ?? bytes.endIndex
+    let name = String(text[afterHash..<nameEnd])
+    let rest = String(text[nameEnd...])
     let column = value.column + (value.isQuoted ? 1 : 0)
     guard isName(name) else {
       throw ConfigurationError(

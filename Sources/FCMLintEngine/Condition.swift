@@ -7,8 +7,8 @@ import FCMLintJSON
 ///
 /// ```yaml
 /// when:
-///   - field: '@.fcm_options.image'          # a check: holds when it finds nothing
-///     function: absent
+///   - field: '@.fcm_options.image'          # a check: holds when it finds nothing (with a field
+///     function: absent                      # of several paths, nothing at any of them)
 ///   - anyOf: [<condition>, <condition>]      # holds when one of them holds
 ///   - not: <condition>                       # holds when the condition does not
 /// ```
@@ -31,7 +31,10 @@ extension RuleReader {
       if conditions.isEmpty { throw inner.fail("anyOf needs at least one condition") }
       return .anyOf(conditions)
     }
-    return .check(try check(value))
+    // A field that stands for several paths holds when the check holds at each of them.
+    let checks = try checks(value)
+    if checks.count == 1 { return .check(checks[0]) }
+    return .not(.anyOf(checks.map { .not(.check($0)) }))
   }
 }
 

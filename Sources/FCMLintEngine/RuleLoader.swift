@@ -71,9 +71,9 @@ public enum RuleLoader {
     var placeholders = enginePlaceholderNames
     var then: [Rule.Check] = []
     for item in try required("then").oneOrMany(what: "then") {
-      let check = try reader.check(item)
-      placeholders.formUnion(type(of: check.function).placeholders)
-      then.append(check)
+      let checks = try reader.checks(item)
+      for check in checks { placeholders.formUnion(type(of: check.function).placeholders) }
+      then += checks
     }
     if then.isEmpty { throw root.fail("'then' needs at least one check") }
 
@@ -185,7 +185,9 @@ struct RuleReader {
     return handling
   }
 
-  func check(_ value: DataValue) throws(ConfigurationError) -> Rule.Check {
+  /// A check, once at each path its `field` stands for: an alias of several paths
+  /// (`'#AndroidNotifications.color'`) checks each of them, with the same function and message.
+  func checks(_ value: DataValue) throws(ConfigurationError) -> [Rule.Check] {
     var fields: [String: DataValue] = [:]
     for (key, _, v) in try value.mapping(allowed: RuleLoader.checkKeys, what: "a check") { fields[key] = v }
     guard let functionValue = fields["function"] else { throw value.fail("a check needs 'function'") }
@@ -194,7 +196,8 @@ struct RuleReader {
       let names = FunctionRegistry.all.map { $0.name }
       throw functionValue.fail("unknown function '\(name)'\(DataValue.suggestion(name, names)) (available: \(names.sorted().joined(separator: ", ")))")
     }
-    let field = try fields["field"].map { v throws(ConfigurationError) in try path(v, what: "field") }
+    var fieldPaths: [JSONPath?] = [nil]
+    if let v = fields["field"] { fieldPaths = try paths(v, what: "field").map { Optional($0) } }
     let options = try self.options(fields["options"], for: function, at: functionValue)
     // A problem the function itself finds with its options is reported at the options, or at
     // the function's name when there are none.
@@ -209,7 +212,7 @@ struct RuleReader {
       try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
     }
     let templates = try fields["templates"].map(Self.templates) ?? self.templates
-    return Rule.Check(field: field, function: instance, functionName: name, message: message, templates: templates)
+    return fieldPaths.map { Rule.Check(field: $0, function: instance, functionName: name, message: message, templates: templates) }
   }
 
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {

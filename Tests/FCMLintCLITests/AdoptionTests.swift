@@ -264,33 +264,3 @@ extension CLITests {
     XCTAssertEqual(fixed.status, 0)
   }
 }
-
-/// Shell completion, written from the option tables.
-extension CLITests {
-  func testBashCompletionCompletesOptionsValuesAndCommands() throws {
-    let root = try temporaryDirectory()
-    let script = try fcmlint(["completion", "bash"], in: root)
-    XCTAssertEqual(script.status, 0, script.stderr)
-    try write(script.stdout, to: root.appendingPathComponent("fcmlint.bash"))
-    func complete(_ words: [String]) throws -> String {
-      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/bash")
-      process.arguments = ["-c", "source fcmlint.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _fcmlint; echo \"${COMPREPLY[*]}\""]
-      process.currentDirectoryURL = root
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      process.waitUntilExit()
-      return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
-    }
-    XCTAssertEqual(try complete(["fcmlint", "--write-b"]), "--write-baseline")
-    XCTAssertEqual(try complete(["fcmlint", "--format", "s"]), "sarif")
-    XCTAssertEqual(try complete(["fcmlint", "--input", ""]), "request message apns apns-config aps")
-    XCTAssertEqual(try complete(["fcmlint", "rules", "--f"]), "--format")
-    XCTAssertEqual(try complete(["fcmlint", "ini"]), "init")
-    XCTAssertEqual(try complete(["fcmlint", "--jobs", ""]), "")
-    XCTAssertTrue(try fcmlint(["completion", "fish"], in: root).stdout.contains("complete -c fcmlint -l baseline -r -F"))
-    XCTAssertEqual(try fcmlint(["completion", "zsh"], in: root).status, 2)
-  }
-}

@@ -41,6 +41,27 @@ final class ArgumentTests: XCTestCase {
     XCTAssertTrue(FCMLintCommand.help(for: "").contains("--version"))
   }
 
+  /// Help, dispatch and completion read one table of commands: each command is in the general
+  /// help, has its own with each of its options, and each completion script offers it and them.
+  func testEveryCommandOfTheTableIsHelpedAndCompleted() {
+    let general = FCMLintCommand.help(for: "")
+    let scripts = [CompletionSettings.bash(), CompletionSettings.zsh(), CompletionSettings.fish()]
+    for command in FCMLintCommand.commands {
+      XCTAssertTrue(general.contains("\n  \(command.name) "), command.name)
+      let own = FCMLintCommand.help(for: command.name)
+      XCTAssertTrue(own.hasPrefix(command.abstract + "\n\nUsage: " + command.usage + "\n"), own)
+      for option in command.options { XCTAssertTrue(own.contains("  " + option.name), "\(command.name) \(option.name)") }
+      for script in scripts {
+        XCTAssertTrue(script.contains(command.name), command.name)
+        for option in command.options { XCTAssertTrue(script.contains(option.name.dropFirst(2)), "\(command.name) \(option.name)") }
+      }
+    }
+    XCTAssertEqual(Set(FCMLintCommand.commands.map(\.name)).count, FCMLintCommand.commands.count)
+    XCTAssertEqual(FCMLintCommand.command("rules")?.formats, ["text", "json", "markdown"])
+    XCTAssertEqual(FCMLintCommand.lint.formats, ["text", "json", "sarif", "github", "junit", "checkstyle"])
+    XCTAssertEqual(FCMLintCommand.command("explain")?.operands, .ruleID)
+  }
+
   func testRepeatableOptionsCollectAndOthersKeepTheLast() throws {
     let settings = try LintSettings(arguments: [
       "--format", "text", "--format=json", "--output", "-", "--output", "r.json", "--rules", "a", "--rules", "b",

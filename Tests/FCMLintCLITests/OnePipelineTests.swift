@@ -349,3 +349,12 @@ extension CLITests {
     XCTAssertNoThrow(try JSONSerialization.jsonObject(with: json.stdoutData))
   }
 }
+
+extension CLITests {
+  /// Editors' clients pass `--stdio`: the server starts (and, told to exit before a shutdown, ends with 1).
+  func testTheServerTakesStdio() throws {
+    let exit = #"{"jsonrpc":"2.0","method":"exit"}"#
+    let run = try fcmlint(["lsp", "--stdio"], input: .bytes(Data("Content-Length: \(exit.utf8.count)\r\n\r\n\(exit)".utf8)))
+    XCTAssertEqual(run.status, 1, run.stderr)
+  }
+}

@@ -57,9 +57,37 @@ final class AliasTests: XCTestCase {
     XCTAssertEqual([e?.line, e?.column], [6, 13], "\(String(describing: e))")  // the second '.'
   }
 
-  func testOneTakesOnePath() {
-    let e = error { _ = try load(rule(given: "$.message", then: "field: '#Notifications', function: present")) }
-    XCTAssertTrue(e?.message.contains("takes one path") == true, "\(String(describing: e))")
+  func linter(_ rule: Rule) throws -> Linter {
+    var rules = RuleSet()
+    try rules.add(rule)
+    return Linter(rules: rules)
+  }
+
+  func testFieldOfSeveralPathsChecksEach() throws {
+    let rule = try load(rule(given: "$.message", then: "field: '#Notifications.color', function: present, message: 'm'"))
+    XCTAssertEqual(rule.then.map { $0.field?.description }, ["$.message.android.notification.color", "$.message.android_v2.remote_notification.notification.color"])
+    XCTAssertEqual(rule.then.map { $0.message?.source }, ["m", "m"])
+    let both = #"{"message": {"topic": "t", "android": {"notification": {}}, "android_v2": {"remote_notification": {"notification": {}}}}}"#
+    XCTAssertEqual(
+      try linter(rule).lint(bytes: Array(both.utf8), file: "a.json").map(\.pointer),
+      ["/message/android/notification", "/message/android_v2/remote_notification/notification"])
+  }
+
+  func testConditionFieldOfSeveralPathsHoldsAtEach() throws {
+    let text = rule(given: "$.message", then: "field: '@.topic', function: absent") + "when: {field: '#Notifications.color', function: present}\n"
+    let linter = try linter(try load(text))
+    func pointers(_ json: String) -> [String] { linter.lint(bytes: Array(json.utf8), file: "a.json").map(\.pointer) }
+    let one = ##"{"message": {"topic": "t", "android": {"notification": {"color": "#ffffff"}}}}"##
+    let both = ##"{"message": {"topic": "t", "android": {"notification": {"color": "#ffffff"}}, "android_v2": {"remote_notification": {"notification": {"color": "#ffffff"}}}}}"##
+    XCTAssertEqual(pointers(one), [])
+    XCTAssertEqual(pointers(both), ["/message/topic"])
+  }
+
+  func testFixAndReferenceTakeOnePath() {
+    let set = error { _ = try load(rule(given: "$.message", then: "function: present") + "fix: {set: '#Notifications.color', value: 1}\n") }
+    XCTAssertTrue(set?.message.contains("set takes one path") == true, "\(String(describing: set))")
+    let reference = error { _ = try load(rule(given: "$.message", then: "function: consistent, options: {reference: '#Notifications', paths: ['@.a']}")) }
+    XCTAssertTrue(reference?.message.contains("takes one path") == true, "\(String(describing: reference))")
   }
 
   func testCycleUnknownAndBadPathInTheAliasesFile() {
