@@ -1,5 +1,6 @@
 import FCMLintBuiltinRules
 import FCMLintEngine
+import FCMLintFormatters
 import FCMLintWorkspace
 #if canImport(Glibc)
 import Glibc
@@ -77,12 +78,12 @@ public enum FCMLintCommand {
       return ExitStatus.clean.rawValue
     } catch let error as UsageError {
       let usage = commands.first { $0.name == command }?.usage ?? LintSettings.usage
-      Console.err("fcmlint: error: \(error.message)\nUsage: \(usage)\n  See 'fcmlint \(command == "lint" ? "" : command + " ")--help' for more.\n")
+      Console.err("fcmlint: error: \(TextFormatter.printable(error.message))\nUsage: \(usage)\n  See 'fcmlint \(command == "lint" ? "" : command + " ")--help' for more.\n")
       return ExitStatus.failure.rawValue
     } catch let status as StatusError {
       return status.status.rawValue
     } catch {
-      Console.err("fcmlint: error: \(error)\n")
+      Console.err("fcmlint: error: \(TextFormatter.printable("\(error)"))\n")
       return ExitStatus.failure.rawValue
     }
   }
@@ -164,7 +165,8 @@ struct RuleSources: Equatable {
 }
 
 func reportConfigurationError(_ error: ConfigurationError) -> StatusError {
-  Console.err("fcmlint: error: \(error)\n")
+  // A config's keys and values, and file names, are anyone's text: one line each.
+  Console.err("fcmlint: error: \(TextFormatter.printable(error.description))\n")
   return StatusError(status: .failure)
 }
 
