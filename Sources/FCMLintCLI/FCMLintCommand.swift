@@ -56,7 +56,9 @@ public enum FCMLintCommand {
       Console.out(help(for: rest.first ?? ""))
       return ExitStatus.clean.rawValue
     }
-    let beforeSeparator = rest.prefix { $0 != "--" }
+    // A file named `--help` (a hook passes staged names after its arguments) is not a request
+    // for help: the argument reader refuses it as both an option and a file.
+    let beforeSeparator = rest.prefix { $0 != "--" }.filter { FileSystem.kind($0) == .missing }
     if beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
       Console.out(help(for: command == "lint" && arguments.first != "lint" ? "" : command))
       return ExitStatus.clean.rawValue

@@ -43,6 +43,14 @@ extension CLITests {
     XCTAssertTrue(run.stderr.contains("'--write-baseline=package.json' is both an option and a file here"), run.stderr)
     XCTAssertTrue(run.stderr.contains("after '--'"), run.stderr)
     XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("package.json"), encoding: .utf8), packageJSON)
+    // Nor is a file named --help or --version a request for help or the version.
+    for word in ["--help", "-h", "--version"] {
+      try write(Self.trailingComma, to: root.appendingPathComponent(word))
+      let asked = try fcmlint(["payload.json", word], in: root)
+      XCTAssertEqual(asked.status, 2, "\(word): \(asked.stdout)")
+      XCTAssertTrue(asked.stderr.contains("'\(word)' is both an option and a file here"), asked.stderr)
+      XCTAssertEqual(try fcmlint(["--", word], in: root).status, 1, word)
+    }
     // An option that names no file here is read as usual.
     XCTAssertEqual(try fcmlint(["--format=json", "payload.json"], in: root).status, 1)
   }
