@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests .pre-commit-hooks.yaml with the real pre-commit framework: in a temporary git repository,
-# `pre-commit try-repo` on this repository must fail on a bad payload and pass on a good one.
+# `pre-commit try-repo` on this repository must fail on a bad payload and pass on a good one, and
+# files named like options must be linted as files.
 # Installs pre-commit from PyPI when it is missing; skips, saying why, only where it cannot.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -130,3 +131,35 @@ if precommit try-repo "$repo" fcmlint-docs --files RUNBOOK.md > "$work/docs-bad.
 fi
 grep -q "RUNBOOK.md:4:29: error: trailing comma" "$work/docs-bad.log" || { cat "$work/docs-bad.log"; echo "pre-commit test: FAILED: no json-syntax at the page's line"; exit 1; }
 echo "pre-commit test: a page with a broken sample fails at its own line: ok"
+
+# Files named like options (issue 27): pre-commit passes staged names after the hook's args, so
+# without the hooks' `--` these would overwrite package.json with a baseline, write the report over
+# NOTES.md, or turn the lint hook into a fixer. Each must be linted as a file, and nothing written.
+cd "$work"
+git init -q names && cd names
+git config user.email ci@example.invalid && git config user.name ci
+printf '{"name": "app", "version": "1.0.0"}\n' > package.json
+printf '# Notes\n' > NOTES.md
+printf '{"message": {"topic": "news", "notification": {"title": "Hi",}}}\n' > ./--write-baseline=package.json
+printf '{"message": {"topic": "news", "notification": {"title": "Hi",}}}\n' > ./--fix.json
+printf '# Page\n\n```json\n{"message": {"topic": "news",}}\n```\n' > ./--output=NOTES.md
+git add -- package.json NOTES.md --write-baseline=package.json --fix.json --output=NOTES.md
+cp package.json "$work/package.json.before"; cp NOTES.md "$work/NOTES.md.before"; cp -- --fix.json "$work/fix.json.before"
+unchanged() {
+  cmp -s package.json "$work/package.json.before" && cmp -s NOTES.md "$work/NOTES.md.before" && cmp -s -- --fix.json "$work/fix.json.before"
+}
+if precommit try-repo "$repo" fcmlint --all-files > "$work/names.log" 2>&1; then
+  cat "$work/names.log"; echo "pre-commit test: FAILED: files named like options passed"; exit 1
+fi
+unchanged || { cat "$work/names.log"; git diff; echo "pre-commit test: FAILED: a file named like an option wrote a file"; exit 1; }
+grep -q -- "--write-baseline=package.json:1:61: error: trailing comma" "$work/names.log" \
+  && grep -q -- "--fix.json:1:61: error: trailing comma" "$work/names.log" \
+  || { cat "$work/names.log"; echo "pre-commit test: FAILED: the files named like options were not linted as files"; exit 1; }
+echo "pre-commit test: files named --write-baseline=package.json and --fix.json are linted as files, nothing written: ok"
+if precommit try-repo "$repo" fcmlint-docs --all-files > "$work/names-docs.log" 2>&1; then
+  cat "$work/names-docs.log"; echo "pre-commit test: FAILED: a page named like an option passed"; exit 1
+fi
+unchanged || { cat "$work/names-docs.log"; git diff; echo "pre-commit test: FAILED: a page named like an option wrote a file"; exit 1; }
+grep -q -- "--output=NOTES.md:4:29: error: trailing comma" "$work/names-docs.log" \
+  || { cat "$work/names-docs.log"; echo "pre-commit test: FAILED: the page named --output=NOTES.md was not linted as a page"; exit 1; }
+echo "pre-commit test: a page named --output=NOTES.md is linted as a page, NOTES.md unchanged: ok"

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintWorkspace
 
 /// The command line, read from tables of options: each option is declared once, as a `CLIOption`
 /// (its name, its value, its help, and where its value goes), and the same table reads the
@@ -116,6 +117,11 @@ enum ArgumentReader {
       guard argument.hasPrefix("-"), argument != "-" else {
         try positional(&settings, argument)
         continue
+      }
+      // A file named like an option (a hook passes staged names after its own arguments) must
+      // not act as one: the word is refused, as git refuses one that is both a revision and a path.
+      if FileSystem.kind(argument) != .missing {
+        throw UsageError("'\(argument)' is both an option and a file here; a path that starts with '-' goes after '--'")
       }
       var name = argument
       var inlineValue: String? = nil

@@ -1,5 +1,6 @@
 import FCMLintBuiltinRules
 import FCMLintEngine
+import FCMLintFormatters
 import FCMLintWorkspace
 #if canImport(Glibc)
 import Glibc
@@ -112,7 +113,9 @@ public enum FCMLintCommand {
     let command = named ?? lint
     let rest = named == nil ? arguments[...] : arguments.dropFirst()
     // Help wherever it is asked for, before anything is checked.
-    let beforeSeparator = rest.prefix { $0 != "--" }
+    // A file named `--help` (a hook passes staged names after its arguments) is not a request
+    // for help: the argument reader refuses it as both an option and a file.
+    let beforeSeparator = rest.prefix { $0 != "--" }.filter { FileSystem.kind($0) == .missing }
     if command.name != "help", beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
       Console.out(help(for: named == nil ? "" : command.name))
       return ExitStatus.clean.rawValue
@@ -125,12 +128,12 @@ public enum FCMLintCommand {
       try command.run(rest)
       return ExitStatus.clean.rawValue
     } catch let error as UsageError {
-      Console.err("fcmlint: error: \(error.message)\nUsage: \(command.usage)\n  See 'fcmlint \(command.name == "lint" ? "" : command.name + " ")--help' for more.\n")
+      Console.err("fcmlint: error: \(TextFormatter.printable(error.message))\nUsage: \(command.usage)\n  See 'fcmlint \(command.name == "lint" ? "" : command.name + " ")--help' for more.\n")
       return ExitStatus.failure.rawValue
     } catch let status as StatusError {
       return status.status.rawValue
     } catch {
-      Console.err("fcmlint: error: \(error)\n")
+      Console.err("fcmlint: error: \(TextFormatter.printable("\(error)"))\n")
       return ExitStatus.failure.rawValue
     }
   }
@@ -199,7 +202,8 @@ struct RuleSources: Equatable {
 }
 
 func reportConfigurationError(_ error: ConfigurationError) -> StatusError {
-  Console.err("fcmlint: error: \(error)\n")
+  // A config's keys and values, and file names, are anyone's text: one line each.
+  Console.err("fcmlint: error: \(TextFormatter.printable(error.description))\n")
   return StatusError(status: .failure)
 }
 

@@ -245,16 +245,18 @@ extension LintSettings {
     let summary = report.summary
     ioErrors += report.errors.sorted { order[$0.place] < order[$1.place] }.map(\.error)
     ioErrors += report.finish(fatal: summary.files == 0 && summary.skipped == 0 && !ioErrors.isEmpty)
-    for (name, note) in report.refusedFixes { Console.err("fcmlint: note: \(TextFormatter.printable(name)): \(note)\n") }
+    for (name, note) in report.refusedFixes { Console.err("fcmlint: note: \(TextFormatter.printable(name)): \(TextFormatter.printable(note))\n") }
     if verbose {
       let names = report.lintedNames
       Console.err("fcmlint: linted \(names.count) \(names.count == 1 ? "file" : "files")\(names.isEmpty ? "" : ": ")\(names.map(TextFormatter.printable).joined(separator: ", "))\n")
-      for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(reason)\n") }
+      for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(TextFormatter.printable(reason))\n") }
       for entry in waivers.unmatchedBaselineEntries() {
-        Console.err("fcmlint: baseline entry matches nothing any more: \(TextFormatter.printable(entry.file)): \(entry.rule) at \(entry.pointer.isEmpty ? "the document" : entry.pointer)\n")
+        // Every part of an entry is the baseline file's text, as anyone could write it.
+        let error = entry.syntax.isEmpty ? "" : " (\(entry.syntax))"
+        Console.err("fcmlint: baseline entry matches nothing any more: \(TextFormatter.printable(entry.file)): \(TextFormatter.printable(entry.rule)) at \(entry.pointer.isEmpty ? "the document" : TextFormatter.printable(entry.pointer))\(TextFormatter.printable(error))\n")
       }
     }
-    for error in ioErrors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
+    for error in ioErrors { Console.err("fcmlint: error: \(TextFormatter.printable(error.path)): \(TextFormatter.printable(error.message))\n") }
 
     if !ioErrors.isEmpty { throw StatusError(status: .failure) }
     if exitZero || fixOnly { return }
@@ -320,7 +322,12 @@ extension LintSettings {
       if path != "-" { close(fd) }
     }
     totals.formatter.finish(totals.summary, to: totals.sink)
-    for error in errors { Console.err("fcmlint: error: \(error.path): \(error.message)\n") }
+    errors = totals.overLimit + errors
+    if totals.overLimitCount > totals.overLimit.count {
+      let more = totals.overLimitCount - totals.overLimit.count
+      errors.append(FileSystem.IOError(path: "--ndjson", message: "\(more) more \(more == 1 ? "line is" : "lines are") larger than --max-file-size; not read"))
+    }
+    for error in errors { Console.err("fcmlint: error: \(TextFormatter.printable(error.path)): \(TextFormatter.printable(error.message))\n") }
     if !errors.isEmpty { throw StatusError(status: .failure) }
     if totals.summary.errors > 0 { throw StatusError(status: .problems) }
     if let maxWarnings, totals.summary.warnings > maxWarnings { throw StatusError(status: .problems) }

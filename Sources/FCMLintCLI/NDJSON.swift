@@ -34,12 +34,20 @@ struct NDJSONLinter {
     var summary = Summary()
     var formatter: any Formatter
     let sink: any ReportSink
+    /// Lines over the limit: each is reported at its line, in order, and is an I/O error of the
+    /// run (exit 2), as a file over the limit is. The first few are named on standard error, the
+    /// rest counted: memory stays bounded however many lines are over.
+    var overLimit: [FileSystem.IOError] = []
+    var overLimitCount = 0
+    static let overLimitNamed = 20
   }
 
   /// Lints one stream (an open file descriptor) and writes its diagnostics.
   func lint(fd: Int32, name: String, totals: inout Totals) -> FileSystem.IOError? {
     var reader = LineReader(fd: fd, maxLine: maxLine)
-    var batch: [(line: Int, bytes: [UInt8])] = []
+    // A line over the limit keeps its place in the batch (`tooLong`, its length), so its
+    // diagnostic comes between those of the lines around it.
+    var batch: [(line: Int, bytes: [UInt8], tooLong: Int?)] = []
     var batchSize = 0
     while true {
       let next: LineReader.Line?
@@ -51,11 +59,15 @@ struct NDJSONLinter {
         switch line {
         case .text(let number, let bytes):
           if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank lines separate nothing
-          batch.append((number, bytes))
+          batch.append((number, bytes, nil))
           batchSize += bytes.count
         case .tooLong(let number, let length):
-          emit(tooLong(name, number, length).map { [$0] } ?? [], &totals)
-          totals.summary.files += 1
+          batch.append((number, [], length))
+          totals.overLimitCount += 1
+          if totals.overLimit.count < Totals.overLimitNamed {
+            totals.overLimit.append(FileSystem.IOError(
+              path: "\(name):\(number)", message: "the document on this line is \(length) bytes, larger than the limit of \(maxLine) bytes (--max-file-size); not read"))
+          }
         }
       }
       if next == nil || batch.count >= Self.batchLines || batchSize >= Self.batchBytes {
@@ -68,10 +80,14 @@ struct NDJSONLinter {
     }
   }
 
-  private func lintBatch(_ batch: [(line: Int, bytes: [UInt8])], _ name: String) -> [Diagnostic] {
+  private func lintBatch(_ batch: [(line: Int, bytes: [UInt8], tooLong: Int?)], _ name: String) -> [Diagnostic] {
     let slots = Slots<[Diagnostic]>(count: batch.count, initial: [])
     let job = self.job, waivers = self.waivers
-    let work: @Sendable (Int) -> Void = { i in
+    let work: @Sendable (Int) -> Void = { [self] i in
+      if let length = batch[i].tooLong {
+        slots[i] = tooLong(name, batch[i].line, length).map { [$0] } ?? []
+        return
+      }
       var found = job.run(bytes: batch[i].bytes, .none, waivers: waivers).diagnostics
       // One document per line: every position is on the stream's line, however many CRs (which
       // JSON reads as white space, and an editor as line breaks) the document holds.

@@ -181,6 +181,9 @@ public struct DocumentLinter: Sendable {
     d.endOffset = max(d.startOffset, text.origin(of: d.endOffset))
     d.start = locator.position(of: d.startOffset)
     d.end = locator.position(of: d.endOffset)
+    if d.message.contains(" line ") {
+      d.message = Self.pagePositions(in: d.message, of: text, locator: locator, syntax: d.pointer.isEmpty)
+    }
     if let fix = d.fix {
       d.fix = documentEdits(fix.edits, of: sample).map { edits in
         Fix(description: fix.description, edits: edits.map { edit in
@@ -192,6 +195,42 @@ public struct DocumentLinter: Sendable {
       }
     }
     return d
+  }
+
+  /// A syntax message names where an unclosed object or array was opened ("opened at line 1,
+  /// column 1"), and a duplicate key the line of its first ("also on line 2"), in the sample's own
+  /// lines; the reader has the page's, so the places are moved there. The last occurrence is the
+  /// finding's own (a key's text comes before it).
+  static func pagePositions(in message: String, of text: MappedText, locator: SourceLocator, syntax: Bool) -> String {
+    var message = message
+    for phrase in syntax ? ["opened at line "] : ["(also on line "] {
+      guard let found = message.ranges(of: phrase).last else { continue }
+      let rest = message[found.upperBound...]
+      let lineDigits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard let line = Int(lineDigits) else { continue }
+      var end = rest.dropFirst(lineDigits.count).startIndex
+      var column: Int? = nil
+      if syntax {
+        let afterLine = message[end...]
+        guard afterLine.hasPrefix(", column ") else { continue }
+        let columnDigits = afterLine.dropFirst(", column ".count).prefix { $0.isASCII && $0.isNumber }
+        guard let value = Int(columnDigits) else { continue }
+        column = value
+        end = columnDigits.endIndex
+      }
+      // The sample's offset of that position: positions grow with offsets, so a binary search.
+      let sample = SourceLocator(bytes: text.bytes)
+      let target = SourcePosition(line: line, column: column ?? 1)
+      var lo = 0, hi = text.bytes.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if sample.position(of: mid) < target { lo = mid + 1 } else { hi = mid }
+      }
+      let page = locator.position(of: text.origin(of: lo))
+      let place = column == nil ? "\(page.line)" : "\(page.line), column \(page.column)"
+      message = String(message[..<found.upperBound]) + place + message[end...]
+    }
+    return message
   }
 
   /// The edits of a sample's text as edits of the page, or nil when they cannot be written there.

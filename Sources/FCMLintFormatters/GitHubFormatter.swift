@@ -34,7 +34,10 @@ public struct GitHubFormatter: Formatter {
       case "%": out += "%25"
       case "\r": out += "%0D"
       case "\n": out += "%0A"
-      default: out.unicodeScalars.append(c)
+      default:
+        // Other control characters (ESC repaints the log, U+2028 breaks a line in some viewers)
+        // are written as text, as the text format writes them.
+        if TextFormatter.isControl(c) { out += TextFormatter.printable(String(c)) } else { out.unicodeScalars.append(c) }
       }
     }
     return out

@@ -70,7 +70,7 @@ public final class Waivers: Sendable {
     var baselined = 0
     if let recording {
       let key = recording.key(ofFile: name)
-      recorded = kept.map { Baseline.Entry(file: key, rule: $0.rule, pointer: $0.pointer) }
+      recorded = kept.map { Baseline.Entry(file: key, $0) }
       baselined = kept.count
       kept = []
     }

@@ -249,16 +249,17 @@ final class HostileInputTests: XCTestCase {
     XCTAssertTrue(long.stdout.hasPrefix("a.json:1:45: error: a string longer than the limit of 8 bytes (--max-string-length) [json-syntax]"), long.stdout)
     let clean = try fcmlint(["--max-file-size", "1K", "--max-depth", "3", "--max-string-length", "1M", "a.json"], in: dir)
     XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
-    // --ndjson takes its longest line from the same limit.
+    // --ndjson takes its longest line from the same limit; a line over it is an I/O error of the
+    // run (exit 2) as a file over it is, and is reported at its line too.
     let stream = try fcmlint(["--ndjson", "a.json"], in: dir)
-    XCTAssertEqual(stream.status, 1, stream.stderr)
+    XCTAssertEqual(stream.status, 2, stream.stderr)
     XCTAssertTrue(stream.stdout.contains("the document on this line is 59 bytes, larger than the limit of 40; skipped"), stream.stdout)
     // Lines that end in a newline (CRLF too) are held to the limit as well, not only a last line.
     try write(
       #"{"message": {"topic": "news", "data": {"k": "0123456789"}}}"# + "\r\n" + #"{"message": {"topic": "news"}}"# + "\n",
       dir.appendingPathComponent("s.ndjson"))
     let lines = try fcmlint(["--ndjson", "s.ndjson"], in: dir)
-    XCTAssertEqual(lines.status, 1, lines.stderr)
+    XCTAssertEqual(lines.status, 2, lines.stderr)
     XCTAssertTrue(lines.stdout.hasPrefix("s.ndjson:1:1: error: the document on this line is 59 bytes, larger than the limit of 40; skipped"), lines.stdout)
     XCTAssertTrue(lines.stdout.hasSuffix("1 problem (1 error, 0 warnings, 0 infos) in 2 documents\n"), lines.stdout)
     // A CR inside a line is white space to JSON: the diagnostics stay on the stream's line.
