@@ -1,6 +1,7 @@
 import FCMLintEngine
 import FCMLintFormatters
 import FCMLintJSON
+import FCMLintSystem
 import FCMLintWorkspace
 
 /// Findings set aside on purpose: the baseline's (`--baseline`, `--write-baseline`) and the

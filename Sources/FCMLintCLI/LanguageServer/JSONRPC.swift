@@ -1,12 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 
 /// JSON-RPC 2.0 over standard input and output with LSP's base protocol: each message is a
 /// `Content-Length: N` header block, a blank line, and N bytes of JSON
@@ -30,9 +24,7 @@ struct MessageReader {
   /// Whether more input is waiting right now (so a burst of changes can be taken whole before
   /// linting).
   func hasPendingInput() -> Bool {
-    if buffer.count > start { return true }
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+    buffer.count > start || POSIX.hasInput(fd)
   }
 
   mutating func next() -> Next {
@@ -92,14 +84,11 @@ struct MessageReader {
 
   /// Reads what is available; false at the end of input.
   private mutating func fill() -> Bool {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return false }
-      buffer += chunk[0..<n]
-      return true
-    }
+    let old = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
+    let n = (try? POSIX.read(fd, into: &buffer, from: old).get()) ?? 0
+    buffer.removeSubrange((old + n)...)
+    return n > 0
   }
 }
 

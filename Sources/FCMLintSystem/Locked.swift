@@ -12,11 +12,11 @@ import Darwin
 /// sanitizer run in `.ci/run` cannot see that lock and reported every hand-over through it as a
 /// race; it sees `pthread_mutex_lock`. The mutex lives in its own allocation, whose address
 /// never moves.
-final class Locked<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+public final class Locked<Value>: @unchecked Sendable {
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var value: Value
 
-  init(_ value: sending Value) {
+  public init(_ value: sending Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -29,7 +29,8 @@ final class Locked<Value>: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  @inlinable
+  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)
