@@ -58,8 +58,8 @@ let package = Package(
     .library(
       name: "FCMLint",
       targets: [
-        "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace",
-        "FCMLintBuiltinRules",
+        "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem",
+        "FCMLintWorkspace", "FCMLintBuiltinRules",
       ]),
   ],
   // No package dependencies: YAML comes from the system libyaml, and the command line is read
@@ -69,6 +69,10 @@ let package = Package(
     // libyaml`; see the README). The static release build links its libyaml.a.
     .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
     .systemLibrary(name: "CExtendedAttributes", path: "Sources/CExtendedAttributes"),
+    // The system calls (reads and writes retried on EINTR, stat, directory listings, the safe
+    // writer's temporary file, fsync, rename, extended attributes): the one module with pointer
+    // code for I/O, depending on the C library alone.
+    .target(name: "FCMLintSystem", dependencies: ["CExtendedAttributes"], swiftSettings: metadataAccessors),
     // Regular expressions matched in linear time, for rule patterns: no dependency at all.
     .target(name: "LinearRegex", swiftSettings: metadataAccessors),
     .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
@@ -84,7 +88,7 @@ let package = Package(
     // Samples inside documentation (Markdown, HTML, plain text, Node.js literals), linted as files.
     .target(name: "FCMLintDocs", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes"], swiftSettings: metadataAccessors),
     .target(
-      name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "CExtendedAttributes"],
+      name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem"],
       swiftSettings: metadataAccessors),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
@@ -92,21 +96,21 @@ let package = Package(
     // Checks each rule file completely and embeds its tree as Swift code, the documentation apart:
     // a broken built-in rule fails the build with its line and column, and starting fcmlint
     // parses no rule text.
-    .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintWorkspace"]),
+    .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintSystem", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // `fcmlint lsp`: the Language Server Protocol front end, beside the CLI; it turns LSP into
     // calls of the workspace's pipeline.
     .target(
       name: "FCMLintLanguageServer",
-      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace", "FCMLintBuiltinRules"],
+      dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules"],
       swiftSettings: metadataAccessors
     ),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintWorkspace", "FCMLintBuiltinRules",
-        "FCMLintLanguageServer",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace",
+        "FCMLintBuiltinRules", "FCMLintLanguageServer",
       ],
       swiftSettings: metadataAccessors
     ),
@@ -143,8 +147,8 @@ let package = Package(
     .testTarget(
       name: "FCMLintCLITests",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintCLI",
-        "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules",
+        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
       ]),
   ]
 )

@@ -1,3 +1,4 @@
+import FCMLintSystem
 import FCMLintWorkspace
 
 /// `fcmlint completion bash|zsh|fish`: a completion script written from the command table

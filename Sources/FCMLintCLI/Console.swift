@@ -1,12 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FCMLintFormatters
-import FCMLintWorkspace
+import FCMLintSystem
 
 /// A report written to standard output or standard error as it goes.
 final class ConsoleSink: ReportSink {
@@ -15,6 +8,6 @@ final class ConsoleSink: ReportSink {
   init(fd: Int32) { self.fd = fd }
 
   func write(_ text: String) {
-    if let error = Console.write(text, to: fd), failure == nil { failure = String(cString: strerror(error)) }
+    if let problem = Console.write(text, to: fd), failure == nil { failure = problem }
   }
 }

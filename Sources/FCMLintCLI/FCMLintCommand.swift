@@ -1,14 +1,8 @@
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFormatters
+import FCMLintSystem
 import FCMLintWorkspace
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What every command's settings have: the table that reads its arguments, its help, and a run.
 protocol CommandSettings: SendableMetatype {
@@ -97,7 +91,7 @@ public enum FCMLintCommand {
   public static func run(_ arguments: [String]) -> Int32 {
     // Past a file size limit (RLIMIT_FSIZE), a write should fail with EFBIG and be reported like a
     // full disk, not kill the process.
-    signal(SIGXFSZ, SIG_IGN)
+    POSIX.ignoreFileSizeSignal()
     let status = dispatch(arguments)
     // Whatever the command found, output that was lost (a full disk) is a failure of the run.
     if let failure = Console.standardOutputFailure {

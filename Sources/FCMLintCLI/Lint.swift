@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Dispatch
+import FCMLintSystem
 import FCMLintDocs
 import FCMLintEngine
 import FCMLintFixes

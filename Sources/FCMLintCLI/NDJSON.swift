@@ -2,15 +2,8 @@ import Dispatch
 import FCMLintEngine
 import FCMLintFormatters
 import FCMLintJSON
+import FCMLintSystem
 import FCMLintWorkspace
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--ndjson`: one document per line, from files or standard input, streamed in batches so memory
 /// stays bounded however long the stream is (logs of sent messages run to gigabytes). Each batch
@@ -216,12 +209,11 @@ struct LineReader {
       }
       searched = end
       if end == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadError(message: String(cString: strerror(errno))))
+      switch POSIX.read(fd, into: &buffer, from: end) {
+      case .failure(let error): return .failure(ReadError(message: error.description))
+      case .success(0): eof = true
+      case .success(let n): end += n
       }
-      if n == 0 { eof = true } else { end += n }
     }
   }
 }

@@ -1,5 +1,6 @@
 import FCMLintEngine
 import FCMLintFormatters
+import FCMLintSystem
 import FCMLintWorkspace
 
 /// A report being written: its formatter, and where its text goes.

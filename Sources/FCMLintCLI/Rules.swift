@@ -1,3 +1,4 @@
+import FCMLintSystem
 import FCMLintWorkspace
 import FCMLintEngine
 import FCMLintFormatters

@@ -1,3 +1,4 @@
+import FCMLintSystem
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFixes

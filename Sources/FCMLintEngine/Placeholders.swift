@@ -86,15 +86,17 @@ public struct PlaceholderSyntax: Sendable {
     return JSONParser.containsTemplateOpener(bytes)
   }
 
-  /// The end of the placeholder that starts at `offset` of `buf`, if one does.
-  func match(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
-    if defaultOpeners { return Self.defaultMatch(buf, at: offset) }
-    guard let anchored, offset < buf.count else { return nil }
+  /// The end of the placeholder that starts at `offset` of `buf` and ends by `limit` (by the
+  /// end of `buf` when nil), if one does.
+  func match(_ buf: [UInt8], at offset: Int, before limit: Int? = nil) -> Int? {
+    let limit = min(buf.count, limit ?? buf.count)
+    if defaultOpeners { return Self.defaultMatch(buf, at: offset, before: limit) }
+    guard let anchored, offset < limit else { return nil }
     if let firstBytes, !firstBytes.contains(buf[offset]) { return nil }
     // Scalars of the window, and the byte offset each starts at.
     var scalars: [UInt32] = [], starts: [Int] = []
     var decoder = UTF8()
-    var iterator = UnsafeBufferPointer(rebasing: buf[offset..<min(buf.count, offset + Self.longestPlaceholder * 4)]).makeIterator()
+    var iterator = buf[offset..<min(limit, offset + Self.longestPlaceholder * 4)].makeIterator()
     var at = offset
     while scalars.count < Self.longestPlaceholder, case .scalarValue(let scalar) = decoder.decode(&iterator) {
       scalars.append(scalar.value)
@@ -109,8 +111,8 @@ public struct PlaceholderSyntax: Sendable {
   /// `match` for `defaultPatterns`, without the regex: each pattern is an opener, a run of bytes
   /// without its delimiters and a closer, so every attempt stops at the next delimiter and a
   /// string of openers costs linear time. The longest of the patterns that match, as the regex.
-  static func defaultMatch(_ buf: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
-    let end = min(buf.count, offset + longestPlaceholder)
+  static func defaultMatch(_ buf: [UInt8], at offset: Int, before limit: Int? = nil) -> Int? {
+    let end = min(buf.count, limit ?? buf.count, offset + longestPlaceholder)
     guard offset + 1 < end else { return nil }
     let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), dollar = UInt8(ascii: "$"), percent = UInt8(ascii: "%")
     let parenOpen = UInt8(ascii: "("), parenClose = UInt8(ascii: ")")
@@ -139,12 +141,17 @@ public struct PlaceholderSyntax: Sendable {
   }
 
   /// The placeholders in `range` of `buf` (a string's contents), as byte ranges.
-  func placeholders(_ buf: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Range<Int>] {
+  func placeholders(_ buf: [UInt8], in range: Range<Int>) -> [Range<Int>] {
     guard range.count <= Self.longestSearchedString else { return [] }
     var found: [Range<Int>] = []
     var i = range.lowerBound
     while i < range.upperBound {
-      if let end = match(UnsafeBufferPointer(rebasing: buf[..<range.upperBound]), at: i) {
+      // The default placeholders start with `{` or `$`: most bytes need no attempt.
+      if defaultOpeners, buf[i] != UInt8(ascii: "{"), buf[i] != UInt8(ascii: "$") {
+        i += 1
+        continue
+      }
+      if let end = match(buf, at: i, before: range.upperBound) {
         found.append(i..<end)
         i = end
       } else {
@@ -160,19 +167,19 @@ public struct PlaceholderSyntax: Sendable {
     let syntax = self
     return TemplateTags { buf, offset in
       guard let end = syntax.match(buf, at: offset) else { return nil }
-      let tag = UnsafeBufferPointer(rebasing: buf[offset..<end])
+      let tag = buf[offset..<end]
       return (end, Self.isInclude(tag) ? .include : Self.isControl(tag) ? .control : .value)
     }
   }
 
   /// Whether `{{...}}` text reads as a value placeholder, not as a control tag or an include.
   public static func isValueTag(_ tag: [UInt8]) -> Bool {
-    tag.withUnsafeBufferPointer { !isInclude($0) && !isControl($0) }
+    !isInclude(tag[...]) && !isControl(tag[...])
   }
 
   /// Whether a control tag inserts text of its own: a Mustache partial (`{{> name}}`), a Jinja
   /// include or macro call (`{% include %}`), a Go template call (`{{template "x"}}`).
-  static func isInclude(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func isInclude(_ tag: ArraySlice<UInt8>) -> Bool {
     var inner = Substring(String(decoding: tag, as: UTF8.self))
     while let c = inner.first, c == "{" || c == "%" || c == "-" || c == "~" || c == " " || c == "\t" { inner = inner.dropFirst() }
     if inner.first == ">" { return true }
@@ -181,8 +188,8 @@ public struct PlaceholderSyntax: Sendable {
   }
 
   /// Whether a tag opens, continues or closes a block, or outputs nothing a value could be.
-  static func isControl(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
-    if tag.count >= 2, tag[0] == UInt8(ascii: "{"), tag[1] == UInt8(ascii: "%") { return true }
+  static func isControl(_ tag: ArraySlice<UInt8>) -> Bool {
+    if tag.starts(with: "{%".utf8) { return true }
     var inner = Substring(String(decoding: tag, as: UTF8.self))
     while let c = inner.first, c == "{" || c == "$" || c == "(" { inner = inner.dropFirst() }
     while let c = inner.first, c == "-" || c == "~" || c == " " || c == "\t" { inner = inner.dropFirst() }
@@ -195,25 +202,24 @@ public struct PlaceholderSyntax: Sendable {
   /// The placeholders of a parsed document, or nil when it has none.
   public func marks(_ document: JSONDocument) -> TemplateMarks? {
     var marks = TemplateMarks()
-    document.bytes.withUnsafeBufferPointer { buf in
-      for id in 0..<NodeID(document.nodeCount) {
-        let node = document[id]
-        if node.keyStart >= 0, !placeholders(buf, in: Int(node.keyStart) + 1..<Int(node.keyEnd) - 1).isEmpty {
-          marks.keys.insert(id)
+    let buf = document.bytes
+    for id in 0..<NodeID(document.nodeCount) {
+      let node = document[id]
+      if node.keyStart >= 0, !placeholders(buf, in: Int(node.keyStart) + 1..<Int(node.keyEnd) - 1).isEmpty {
+        marks.keys.insert(id)
+      }
+      switch node.kind {
+      case .placeholder: marks.unknown.insert(id)
+      case .string:
+        let contents = Int(node.start) + 1..<Int(node.end) - 1
+        let found = placeholders(buf, in: contents)
+        if found.isEmpty { break }
+        if found.count == 1, found[0] == contents {
+          marks.unknown.insert(id)
+        } else {
+          marks.partial[id] = found
         }
-        switch node.kind {
-        case .placeholder: marks.unknown.insert(id)
-        case .string:
-          let contents = Int(node.start) + 1..<Int(node.end) - 1
-          let found = placeholders(buf, in: contents)
-          if found.isEmpty { break }
-          if found.count == 1, found[0] == contents {
-            marks.unknown.insert(id)
-          } else {
-            marks.partial[id] = found
-          }
-        default: break
-        }
+      default: break
       }
     }
     return marks.isEmpty ? nil : marks

@@ -104,67 +104,65 @@ struct RenderedTemplate {
     var blocks: [(shows: Bool, hiddenAbove: Bool, isConditional: Bool)] = []
     var hidden: Bool { blocks.last.map { !$0.shows || $0.hiddenAbove } ?? false }
     var inString = false
-    template.withUnsafeBufferPointer { buf in
-      var i = 0
-      var copyStart = 0
-      func flush(to end: Int) {
-        if copyStart < end, !hidden {
-          out.pieces.append((out.bytes.count, copyStart, end, true))
-          out.bytes += buf[copyStart..<end]
-        }
+    var i = 0
+    var copyStart = 0
+    func flush(to end: Int) {
+      if copyStart < end, !hidden {
+        out.pieces.append((out.bytes.count, copyStart, end, true))
+        out.bytes += template[copyStart..<end]
       }
-      while i < buf.count {
-        let b = buf[i]
-        if inString, b == UInt8(ascii: "\\") {
-          i += 2
-          continue
-        }
-        if b == UInt8(ascii: "\"") { inString.toggle() }
-        guard b == UInt8(ascii: "{") || b == UInt8(ascii: "$"), let end = syntax.match(buf, at: i) else {
-          i += 1
-          continue
-        }
-        let tag = UnsafeBufferPointer(rebasing: buf[i..<end])
-        let expression = Self.expression(tag)
-        if PlaceholderSyntax.isControl(tag) {
-          guard let action = Self.blockAction(expression, variables) else {
-            i = end  // a loop or another tag: left as written
-            continue
-          }
-          flush(to: i)
-          switch action {
-          case .open(let shows): blocks.append((shows, hidden, true))
-          case .loop: blocks.append((true, hidden, false))
-          case .drop: break
-          case .otherwise:
-            if let last = blocks.last, last.isConditional { blocks[blocks.count - 1].shows = !last.shows }
-          case .close: if !blocks.isEmpty { blocks.removeLast() }
-          }
-          i = end
-          copyStart = end
-          continue
-        }
-        guard let value = variables.value(Self.path(expression)) else {
-          i = end  // not given: left as written
+    }
+    while i < template.count {
+      let b = template[i]
+      if inString, b == UInt8(ascii: "\\") {
+        i += 2
+        continue
+      }
+      if b == UInt8(ascii: "\"") { inString.toggle() }
+      guard b == UInt8(ascii: "{") || b == UInt8(ascii: "$"), let end = syntax.match(template, at: i) else {
+        i += 1
+        continue
+      }
+      let tag = template[i..<end]
+      let expression = Self.expression(tag)
+      if PlaceholderSyntax.isControl(tag) {
+        guard let action = Self.blockAction(expression, variables) else {
+          i = end  // a loop or another tag: left as written
           continue
         }
         flush(to: i)
-        if !hidden {
-          var text: String
-          if case .scalar(let scalar, .string, _) = value.node, !Self.wantsJSON(expression) {
-            text = scalar
-          } else {
-            text = TemplateVariables.json(value)
-          }
-          if inString { text = String(JSONText.quote(text).dropFirst().dropLast()) }
-          out.pieces.append((out.bytes.count, i, end, false))
-          out.bytes += text.utf8
+        switch action {
+        case .open(let shows): blocks.append((shows, hidden, true))
+        case .loop: blocks.append((true, hidden, false))
+        case .drop: break
+        case .otherwise:
+          if let last = blocks.last, last.isConditional { blocks[blocks.count - 1].shows = !last.shows }
+        case .close: if !blocks.isEmpty { blocks.removeLast() }
         }
         i = end
         copyStart = end
+        continue
       }
-      flush(to: buf.count)
+      guard let value = variables.value(Self.path(expression)) else {
+        i = end  // not given: left as written
+        continue
+      }
+      flush(to: i)
+      if !hidden {
+        var text: String
+        if case .scalar(let scalar, .string, _) = value.node, !Self.wantsJSON(expression) {
+          text = scalar
+        } else {
+          text = TemplateVariables.json(value)
+        }
+        if inString { text = String(JSONText.quote(text).dropFirst().dropLast()) }
+        out.pieces.append((out.bytes.count, i, end, false))
+        out.bytes += text.utf8
+      }
+      i = end
+      copyStart = end
     }
+    flush(to: template.count)
     return out
   }
 
@@ -203,7 +201,7 @@ struct RenderedTemplate {
   }
 
   /// The inside of a tag: without its delimiters, trim markers and surrounding space.
-  static func expression(_ tag: UnsafeBufferPointer<UInt8>) -> Substring {
+  static func expression(_ tag: ArraySlice<UInt8>) -> Substring {
     var text = Substring(String(decoding: tag, as: UTF8.self))
     while let c = text.first, "{$(%".contains(c) { text = text.dropFirst() }
     while let c = text.last, "})%".contains(c) { text = text.dropLast() }

@@ -163,7 +163,7 @@ public struct JSONParser {
       var opensContainer = false
       switch c {
       case UInt8(ascii: "{"):
-        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
+        if Mode.templates, let tag = options.templateTags?.scan(bytes, pos) {
           guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
           kind = .placeholder
           pos = tag.end
@@ -188,7 +188,7 @@ public struct JSONParser {
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         kind = try scanLiteral(buf, &pos)
       default:
-        if Mode.templates, let tag = options.templateTags?.scan(buf, pos) {
+        if Mode.templates, let tag = options.templateTags?.scan(bytes, pos) {
           guard tag.kind == .value else { throw JSONSyntaxError(offset: pos, message: "a template block in place of a value") }
           kind = .placeholder
           pos = tag.end
@@ -292,7 +292,7 @@ public struct JSONParser {
   ) -> Bool {
     guard let tags = options.templateTags else { return false }
     var skipped = false
-    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(buf, pos), tag.kind != .value {
+    while pos < buf.count, buf[pos] == UInt8(ascii: "{"), let tag = tags.scan(bytes, pos), tag.kind != .value {
       controlTags.append(TemplateControlTag(range: pos..<tag.end, container: container, includes: tag.kind == .include))
       pos = tag.end
       skipWhitespace(buf, &pos)
@@ -304,10 +304,7 @@ public struct JSONParser {
   /// A syntax error at a template tag, said plainly: only blocks around whole members or
   /// elements can be read without the template's values.
   private static func templateFailure(_ failure: JSONSyntaxError, _ bytes: [UInt8], _ tags: TemplateTags) -> JSONSyntaxError {
-    let found: (end: Int, kind: TemplateTags.Kind)? = bytes.withUnsafeBufferPointer { buf in
-      failure.offset < buf.count ? tags.scan(buf, failure.offset) : nil
-    }
-    guard let found else { return failure }
+    guard failure.offset < bytes.count, let found = tags.scan(bytes, failure.offset) else { return failure }
     let tag = String(decoding: bytes[failure.offset..<min(found.end, failure.offset + 60)], as: UTF8.self)
     let what = found.kind == .value ? "placeholder \(tag)" : "template block \(tag)"
     return JSONSyntaxError(

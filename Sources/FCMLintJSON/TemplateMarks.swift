@@ -83,10 +83,11 @@ public struct TemplateControlTag: Sendable, Equatable {
 public struct TemplateTags: Sendable {
   /// `include`: a control tag that inserts text of its own where it stands (`{{> partial}}`).
   public enum Kind: Sendable { case value, control, include }
-  /// The end offset and kind of a tag starting at the offset, or nil when none starts there.
-  public let scan: @Sendable (UnsafeBufferPointer<UInt8>, Int) -> (end: Int, kind: Kind)?
+  /// The end offset and kind of a tag starting at the offset of the document's bytes, or nil
+  /// when none starts there.
+  public let scan: @Sendable ([UInt8], Int) -> (end: Int, kind: Kind)?
 
-  public init(scan: @escaping @Sendable (UnsafeBufferPointer<UInt8>, Int) -> (end: Int, kind: Kind)?) {
+  public init(scan: @escaping @Sendable ([UInt8], Int) -> (end: Int, kind: Kind)?) {
     self.scan = scan
   }
 }

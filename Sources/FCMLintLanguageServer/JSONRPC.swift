@@ -1,12 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 import FCMLintWorkspace
 
 /// JSON-RPC 2.0 over standard input and output with LSP's base protocol: each message is a
@@ -16,14 +10,27 @@ struct MessageReader {
   let fd: Int32
   /// A message larger than this is read and dropped (a client sending 64 MB at once is broken).
   static let maxMessage = 64 << 20
-  private var buffer: [UInt8] = []
+  /// A header block longer than this is malformed: LSP's is a line or two (Content-Length,
+  /// Content-Type), and input without the blank line that ends one is neither held nor searched
+  /// beyond this.
+  static let maxHeader = 8 << 10
+  /// The input read and not yet taken is `buffer[start..<end]`; reads go to `buffer[end...]`.
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
+  private var end = 0
+  /// No header ends at a CR before this offset: each byte is searched once, however many reads
+  /// a header takes to arrive.
+  private var searched = 0
+  /// Bytes searched for the end of a header so far: at most each byte once (the tests check it).
+  private(set) var bytesSearched = 0
+  /// The memory the buffer holds, which the longest message bounds, not the input (for the tests).
+  var bufferSize: Int { buffer.capacity }
 
   init(fd: Int32) { self.fd = fd }
 
   enum Next {
     case message([UInt8])
-    /// A header block without a usable Content-Length, or a body too large: skipped.
+    /// A header block without a usable Content-Length, or too long; a body too large: skipped.
     case malformed(String)
     case end
   }
@@ -31,23 +38,23 @@ struct MessageReader {
   /// Whether more input is waiting right now (so a burst of changes can be taken whole before
   /// linting).
   func hasPendingInput() -> Bool {
-    if buffer.count > start { return true }
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+    end > start || POSIX.hasInput(fd)
   }
 
   mutating func next() -> Next {
     // The header block.
-    var headerEnd: Int? = nil
-    while headerEnd == nil {
-      if let end = find([13, 10, 13, 10], from: start) {
-        headerEnd = end
-      } else if !fill() {
-        return .end
-      }
+    let headerEnd: Int
+    switch findHeaderEnd(within: Self.maxHeader) {
+    case .found(let at): headerEnd = at
+    case .end: return .end
+    case .tooLong:
+      // Where the next message starts cannot be known: it is taken to start after the next
+      // blank line.
+      _ = findHeaderEnd(within: nil)
+      return .malformed("a header block longer than \(Self.maxHeader) bytes (skipped to the next blank line)")
     }
-    let header = String(decoding: buffer[start..<headerEnd!], as: UTF8.self)
-    start = headerEnd! + 4
+    let header = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
+    take(upTo: headerEnd + 4)
     var length: Int? = nil
     for line in header.split(separator: "\r\n") {
       let parts = line.split(separator: ":", maxSplits: 1)
@@ -56,51 +63,84 @@ struct MessageReader {
       }
     }
     guard let length, length >= 0 else { return .malformed("a message without a Content-Length header") }
-    while buffer.count - start < length {
-      if length > Self.maxMessage {
-        // Drop what is there and keep reading until the body has passed.
-        var left = length - (buffer.count - start)
-        buffer.removeAll(keepingCapacity: true)
-        start = 0
-        while left > 0 {
-          guard fill() else { return .end }
-          let take = min(left, buffer.count)
-          buffer.removeFirst(take)
-          left -= take
-        }
-        return .malformed("a message of \(length) bytes, more than \(Self.maxMessage)")
+    if length > Self.maxMessage {
+      // Drop what is there and keep reading until the body has passed.
+      var left = length
+      while true {
+        let dropped = min(left, end - start)
+        take(upTo: start + dropped)
+        left -= dropped
+        if left == 0 { break }
+        guard fill() else { return .end }
       }
+      return .malformed("a message of \(length) bytes, more than \(Self.maxMessage)")
+    }
+    while end - start < length {
       guard fill() else { return .end }
     }
     let body = Array(buffer[start..<(start + length)])
-    start += length
-    if start > 1 << 16 {
-      buffer.removeFirst(start)
-      start = 0
-    }
+    take(upTo: start + length)
     return .message(body)
   }
 
-  private func find(_ pattern: [UInt8], from: Int) -> Int? {
-    guard buffer.count >= pattern.count else { return nil }
-    var i = from
-    while i + pattern.count <= buffer.count {
-      if buffer[i] == pattern[0] && buffer[i + 1] == pattern[1] && buffer[i + 2] == pattern[2] && buffer[i + 3] == pattern[3] { return i }
-      i += 1
-    }
-    return nil
+  private enum HeaderSearch {
+    /// The offset of the blank line's CR LF CR LF.
+    case found(Int)
+    case tooLong
+    case end
   }
 
-  /// Reads what is available; false at the end of input.
-  private mutating func fill() -> Bool {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  /// Finds the CR LF CR LF that ends the header block at `start`, reading as needed: searching on
+  /// from where the last search stopped, and only `limit` bytes past `start`. With no limit, the
+  /// input before the blank line is dropped as it is searched.
+  private mutating func findHeaderEnd(within limit: Int?) -> HeaderSearch {
     while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return false }
-      buffer += chunk[0..<n]
-      return true
+      let from = max(start, searched)
+      // The last offset a header end may start at, with what has arrived.
+      let last = limit.map { min(end - 4, start + $0) } ?? end - 4
+      var i = from
+      while i <= last {
+        if buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+          bytesSearched += i + 1 - from
+          searched = i
+          if limit == nil { take(upTo: i + 4) }
+          return .found(i)
+        }
+        i += 1
+      }
+      bytesSearched += i - from
+      searched = i
+      if let limit, i > start + limit { return .tooLong }
+      if limit == nil { start = i }
+      guard fill() else { return .end }
     }
+  }
+
+  /// Takes the input before `offset`: the next message starts there.
+  private mutating func take(upTo offset: Int) {
+    start = offset
+    searched = offset
+  }
+
+  /// Reads what is available; false at the end of input. When the buffer is full, the input not
+  /// yet taken moves to its front if that frees at least half of it, else the buffer doubles: so
+  /// each byte is moved a bounded number of times, and the buffer stays within twice the longest
+  /// message (or header) plus one read.
+  private mutating func fill() -> Bool {
+    if end == buffer.count {
+      if start >= buffer.count / 2 {
+        buffer.removeSubrange(0..<start)
+        buffer.append(contentsOf: repeatElement(0, count: start))
+        end -= start
+        searched -= start
+        start = 0
+      } else {
+        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+      }
+    }
+    guard case .success(let n) = POSIX.read(fd, into: &buffer, from: end), n > 0 else { return false }
+    end += n
+    return true
   }
 }
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FCMLintSystem
 
 /// The little file access fcmlint needs, on POSIX directly: no Foundation on the per-file path.
 public enum FileSystem {
@@ -22,11 +16,10 @@ public enum FileSystem {
 
   /// What `path` is, following symbolic links.
   public static func kind(_ path: String) -> Kind {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return .missing }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: return .file
-    case S_IFDIR: return .directory
+    guard case .success(let status) = POSIX.status(path) else { return .missing }
+    switch status.kind {
+    case .file: return .file
+    case .directory: return .directory
     default: return .other
     }
   }
@@ -39,9 +32,8 @@ public enum FileSystem {
   }
 
   public static func identity(_ path: String) -> Identity? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    guard case .success(let status) = POSIX.status(path) else { return nil }
+    return Identity(device: status.device, inode: status.inode)
   }
 
   /// What tells that a file changed: its identity, size and modification time.
@@ -54,96 +46,54 @@ public enum FileSystem {
 
   /// The stamp of the file at `path` (following symbolic links); nil when there is none.
   public static func stamp(_ path: String) -> Stamp? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard case .success(let status) = POSIX.status(path) else { return nil }
     return Stamp(
-      identity: Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), size: Int64(info.st_size),
-      seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+      identity: Identity(device: status.device, inode: status.inode), size: Int64(status.size),
+      seconds: status.modified.seconds, nanoseconds: status.modified.nanoseconds)
   }
 
   /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it cannot be.
-  public static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
+  public static func realPath(_ path: String) -> String? { POSIX.realPath(path) }
 
   /// Whether anything is at `path`, not following a last symbolic link (a dangling link exists).
   public static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
+    if case .success = POSIX.status(path, followingLinks: false) { return true }
+    return false
   }
 
   /// Why `stat(path)` fails, in words ("no such file or directory", "not a directory", ...).
   public static func statFailure(_ path: String) -> String {
-    var info = stat()
-    return stat(path, &info) == 0 ? "cannot be read" : errorText(errno)
+    guard case .failure(let error) = POSIX.status(path) else { return "cannot be read" }
+    return errorText(error)
   }
 
   /// Reads a whole regular file. Anything larger than `limit` bytes is refused before reading;
   /// `limitName` (an option such as `--max-file-size`) tells the user which limit it was.
   /// Opening never blocks (a FIFO is refused, not waited on).
   public static func read(_ path: String, limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
-    let which = limitName.map { " (\($0))" } ?? ""
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: return .failure(IOError(path: path, message: "is a directory"))
-    default: return .failure(IOError(path: path, message: "is not a regular file"))
-    }
-    let size = Int(info.st_size)
-    if size > limit {
-      return .failure(IOError(path: path, message: "is \(size) bytes, larger than the limit of \(limit) bytes\(which); not read"))
-    }
-    // One byte more than the size: a read that stops short of it, having read `size` bytes, has
-    // met the end of a regular file, which spares the read that would return 0 (one system call
-    // in five per file when linting a folder).
-    var bytes = [UInt8](repeating: 0, count: size < limit ? size + 1 : size)
-    var total = 0
-    while true {
-      if total == bytes.count {
-        // Full: the file grew since fstat (or reports no size, as /proc files do). Read on, at most
-        // one byte past the limit, which tells a file of exactly `limit` bytes from a larger one.
-        if total > limit {
-          return .failure(IOError(path: path, message: "is larger than the limit of \(limit) bytes\(which); not read"))
-        }
-        let grow = limit == Int.max ? max(4096, total) : min(max(4096, total), limit - total + 1)
-        bytes.append(contentsOf: [UInt8](repeating: 0, count: grow))
+    switch POSIX.readFile(path, limit: limit) {
+    case .success(let bytes): return .success(bytes)
+    case .failure(let failure):
+      let which = limitName.map { " (\($0))" } ?? ""
+      let message: String
+      switch failure {
+      case .system(let error): message = errorText(error)
+      case .directory: message = "is a directory"
+      case .notRegular: message = "is not a regular file"
+      case .tooLarge(let size?): message = "is \(size) bytes, larger than the limit of \(limit) bytes\(which); not read"
+      case .tooLarge(nil): message = "is larger than the limit of \(limit) bytes\(which); not read"
       }
-      let n = bytes.withUnsafeMutableBytes { buffer in
-        Glibc_read(fd, buffer.baseAddress! + total, buffer.count - total)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return .failure(IOError(path: path, message: errorText(errno)))
-      }
-      if n == 0 { break }
-      total += n
-      if total == size && total < bytes.count { break }
+      return .failure(IOError(path: path, message: message))
     }
-    bytes.removeSubrange(total...)
-    return .success(bytes)
   }
 
   /// Reads all of standard input.
   public static func readStandardInput(limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { Glibc_read(0, $0.baseAddress!, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return .failure(IOError(path: "<stdin>", message: errorText(errno)))
-      }
-      if n == 0 { return .success(bytes) }
-      bytes.append(contentsOf: chunk[0..<n])
-      if bytes.count > limit {
-        return .failure(IOError(path: "<stdin>", message: "is larger than the limit of \(limit) bytes\(limitName.map { " (\($0))" } ?? ""); not read further"))
-      }
+    switch POSIX.readAll(0, limit: limit) {
+    case .success(let bytes): return .success(bytes)
+    case .failure(.system(let error)): return .failure(IOError(path: "<stdin>", message: errorText(error)))
+    case .failure:
+      return .failure(IOError(path: "<stdin>", message: "is larger than the limit of \(limit) bytes\(limitName.map { " (\($0))" } ?? ""); not read further"))
     }
   }
 
@@ -171,48 +121,48 @@ public enum FileSystem {
     _ directory: String, _ enter: (String, String) -> Bool, _ include: (String) -> Bool, _ files: inout [String], _ errors: inout [IOError],
     _ visited: inout Set<DirectoryID>
   ) {
-    var info = stat()
-    guard stat(directory, &info) == 0 else {
-      errors.append(IOError(path: directory, message: errorText(errno)))
+    let status: POSIX.FileStatus
+    switch POSIX.status(directory) {
+    case .success(let found): status = found
+    case .failure(let error):
+      errors.append(IOError(path: directory, message: errorText(error)))
       return
     }
-    guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else {
+    guard visited.insert(DirectoryID(device: status.device, inode: status.inode)).inserted else {
       errors.append(IOError(path: directory, message: "directory visited twice (a symbolic link loop?); skipped"))
       return
     }
-    guard let handle = opendir(directory) else {
-      errors.append(IOError(path: directory, message: errorText(errno)))
+    let entries: [POSIX.DirectoryEntry]
+    switch POSIX.directoryEntries(directory) {
+    case .success(let listed): entries = listed
+    case .failure(let error):
+      errors.append(IOError(path: directory, message: errorText(error)))
       return
     }
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     // With each name, whether the directory entry says it is a regular file (d_type): those need
     // no stat() of their own, which in a folder of 20,000 payloads is 20,000 system calls saved.
     var names: [(name: String, regular: Bool)] = []
-    while let entry = readdir(handle) {
-      // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
-      // out would read past the end of readdir's buffer (AddressSanitizer found it).
-      let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
-      guard let name = String(validatingCString: raw) else {
+    names.reserveCapacity(entries.count)
+    for entry in entries {
+      guard entry.isValidUTF8 else {
         // A path is a String here, which cannot hold bytes that are not UTF-8: such a name could
         // be neither opened nor shown. Said, not skipped in silence.
-        let shown = String(decoding: UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if include(shown) || entry.pointee.d_type == UInt8(DT_DIR) {
-          errors.append(IOError(path: (directory.hasSuffix("/") ? directory : directory + "/") + shown, message: "its name is not valid UTF-8 (shown with U+FFFD), which fcmlint cannot open; rename it"))
+        if include(entry.name) || entry.kind == .directory {
+          errors.append(IOError(path: prefix + entry.name, message: "its name is not valid UTF-8 (shown with U+FFFD), which fcmlint cannot open; rename it"))
         }
         continue
       }
-      if name == "." || name == ".." { continue }
-      names.append((name, entry.pointee.d_type == UInt8(DT_REG)))
+      names.append((entry.name, entry.kind == .file))
     }
-    closedir(handle)
     // Sorted through small keys: moving whole entries and calling a comparison through a
     // function value cost more than the comparisons themselves.
     var order = names.indices.map { SortKey(names[$0].name, index: $0) }
     order.sort { a, b in
       if a.high != b.high { return a.high < b.high }
       if a.low != b.low { return a.low < b.low }
-      return precedes(names[a.index].name, names[b.index].name)
+      return names[a.index].name.utf8.lexicographicallyPrecedes(names[b.index].name.utf8)
     }
-    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     for key in order {
       let (name, regular) = (names[key.index].name, names[key.index].regular)
       let path = prefix + name
@@ -220,20 +170,16 @@ public enum FileSystem {
         if include(name) { files.append(path) }
         continue
       }
-      var entryInfo = stat()
-      guard stat(path, &entryInfo) == 0 else {
+      switch POSIX.status(path) {
+      case .failure(let error):
         // A dangling link or a file removed meanwhile: only worth a word when it would have been
         // linted. A path too long to name (PATH_MAX) always is: what is below it is not walked.
-        if include(name) || errno == ENAMETOOLONG { errors.append(IOError(path: path, message: errorText(errno))) }
-        continue
-      }
-      switch entryInfo.st_mode & S_IFMT {
-      case S_IFDIR:
-        if !enter(path, name) { continue }
-        walk(path, enter, include, &files, &errors, &visited)
-      case S_IFREG:
+        if include(name) || error.isNameTooLong { errors.append(IOError(path: path, message: errorText(error))) }
+      case .success(let entry) where entry.kind == .directory:
+        if enter(path, name) { walk(path, enter, include, &files, &errors, &visited) }
+      case .success(let entry) where entry.kind == .file:
         if include(name) { files.append(path) }
-      default:
+      case .success:
         continue
       }
     }
@@ -250,23 +196,8 @@ public enum FileSystem {
     init(_ name: String, index: Int) {
       self.index = index
       // Names hold no NUL byte, so the zero padding sorts a name before any longer one it starts.
-      var name = name
-      name.withUTF8 { bytes in
-        for i in 0..<min(bytes.count, 16) {
-          if i < 8 { high |= UInt64(bytes[i]) << (8 * (7 - i)) } else { low |= UInt64(bytes[i]) << (8 * (15 - i)) }
-        }
-      }
-    }
-  }
-
-  /// Byte order of two names (memcmp, the order `ls` gives in the C locale).
-  private static func precedes(_ a: String, _ b: String) -> Bool {
-    var a = a, b = b
-    return a.withUTF8 { x in
-      b.withUTF8 { y in
-        let n = min(x.count, y.count)
-        let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-        return order != 0 ? order < 0 : x.count < y.count
+      for (i, byte) in name.utf8.prefix(16).enumerated() {
+        if i < 8 { high |= UInt64(byte) << (8 * (7 - i)) } else { low |= UInt64(byte) << (8 * (15 - i)) }
       }
     }
   }
@@ -279,93 +210,53 @@ public enum FileSystem {
   /// written in place and never replaced.
   public static func write(_ text: String, to path: String) -> Result<Void, IOError> {
     var target = path
-    var info = stat()
-    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+    var status = POSIX.status(path, followingLinks: false)
+    if case .success(let link) = status, link.kind == .symbolicLink {
       // Through the link: replacing the link would cut it; a dangling one names a new file.
       guard let resolved = SafeWriter.resolvedPath(path) else {
         return .failure(IOError(path: path, message: "is a symbolic link that cannot be followed"))
       }
       target = resolved
-      if lstat(target, &info) != 0 { info = stat() }
-    } else if lstat(path, &info) != 0 {
-      info = stat()
+      status = POSIX.status(target, followingLinks: false)
     }
-    var text = text
-    switch info.st_mode & S_IFMT {
-    case 0, S_IFREG:
+    switch (try? status.get())?.kind {
+    case nil, .file?:
       break
-    case S_IFDIR:
+    case .directory?:
       return .failure(IOError(path: path, message: "is a directory"))
     default:
       // A FIFO, a device or a socket: write into it, as a shell's redirection would.
-      let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-      guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
-      defer { close(fd) }
-      if let error = text.withUTF8({ writeAll(fd, $0) }) { return .failure(IOError(path: path, message: errorText(error))) }
+      if let failure = POSIX.writeInPlace(text, to: target) { return .failure(IOError(path: path, message: errorText(failure))) }
       return .success(())
     }
-    var template = Array("\(Path.directory(of: target))/.fcmlint-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { return .failure(IOError(path: path, message: "cannot create a temporary file beside it: \(errorText(errno))")) }
-    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    func abandon(_ error: Int32) -> Result<Void, IOError> {
-      close(fd)
-      unlink(temporary)
-      return .failure(IOError(path: path, message: errorText(error)))
+    let temporary: POSIX.TemporaryFile
+    switch POSIX.TemporaryFile.create(in: Path.directory(of: target)) {
+    case .success(let created): temporary = created
+    case .failure(let error): return .failure(IOError(path: path, message: "cannot create a temporary file beside it: \(errorText(error))"))
     }
-    if let error = text.withUTF8({ writeAll(fd, $0) }) { return abandon(error) }
+    func abandon(_ message: String) -> Result<Void, IOError> {
+      temporary.discard()
+      return .failure(IOError(path: path, message: message))
+    }
+    if let failure = temporary.write(text) { return abandon(errorText(failure)) }
     // A report is readable as any new file would be (mkstemp creates it 0600).
-    let mask = umask(0)
-    umask(mask)
-    guard fchmod(fd, 0o666 & ~mask) == 0, fsync(fd) == 0 else { return abandon(errno) }
-    close(fd)
-    guard rename(temporary, target) == 0 else {
-      let error = errno
-      unlink(temporary)
-      return .failure(IOError(path: path, message: errorText(error)))
-    }
+    if let error = temporary.setPermissions(POSIX.newFilePermissions) ?? temporary.sync() { return abandon(errorText(error)) }
+    temporary.close()
+    if let error = temporary.rename(over: target) { return .failure(IOError(path: path, message: errorText(error))) }
     return .success(())
   }
 
-  /// Writes every byte, retrying interrupted writes; the errno of a failure.
-  private static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Int32? {
-    guard let base = buffer.baseAddress else { return nil }
-    var offset = 0
-    while offset < buffer.count {
-      let n = Glibc_write(fd, base + offset, buffer.count - offset)
-      if n < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += n
-    }
-    return nil
+  /// The current working directory ("." when it cannot be told).
+  public static func currentDirectory() -> String { POSIX.currentDirectory() ?? "." }
+
+  static func errorText(_ error: SystemError) -> String {
+    error.isNameTooLong ? "the path is longer than the system allows (PATH_MAX), so it cannot be opened; not linted" : error.plainWords
   }
 
-  /// The current working directory.
-  public static func currentDirectory() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard getcwd(&buffer, buffer.count) != nil else { return "." }
-    return buffer.withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0).prefix { $0 != 0 }, as: UTF8.self) }
-  }
-
-  static func errorText(_ code: Int32) -> String {
-    switch code {
-    case ENOENT: return "no such file or directory"
-    case EACCES: return "permission denied"
-    case EISDIR: return "is a directory"
-    case ELOOP: return "too many levels of symbolic links"
-    case ENOTDIR: return "not a directory"
-    case ENAMETOOLONG: return "the path is longer than the system allows (PATH_MAX), so it cannot be opened; not linted"
-    default: return String(cString: strerror(code))
+  static func errorText(_ failure: POSIX.WriteFailure) -> String {
+    switch failure {
+    case .system(let error): return errorText(error)
+    case .noProgress: return "cannot write (no progress)"
     }
   }
-}
-
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, buffer, count)
-}
-
-@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }

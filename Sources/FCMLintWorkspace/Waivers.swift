@@ -1,6 +1,7 @@
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintJSON
+import FCMLintSystem
 
 /// Findings set aside on purpose: the baseline's (`--baseline`, `--write-baseline`) and the
 /// config's `suppress:` entries. Each file's diagnostics pass through `apply` on the thread that

@@ -7,6 +7,7 @@
 // Usage: embed-rules OUTPUT.swift RULES-ROOT FILE...
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 import FCMLintWorkspace
 
 #if canImport(Glibc)
@@ -16,8 +17,7 @@ import Darwin
 #endif
 
 func fail(_ message: String) -> Never {
-  var text = message + "\n"
-  text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  _ = POSIX.write(message + "\n", to: 2)
   exit(1)
 }
 

@@ -38,7 +38,7 @@ final class FunctionSpeedTests: XCTestCase {
           renames: options.renames, forbidden: options.forbidden.map { folding ? $0.lowercased() : $0 },
           prefixes: options.prefixes.map { folding ? $0.lowercased() : $0 }, allowed: options.allowed)!
         for key in keys {
-          let accepted = Array(key.utf8).withUnsafeBufferPointer { folded.accepts($0, foldingCase: folding) }
+          let accepted = folded.accepts(Array(key.utf8)[...], foldingCase: folding)
           let passes = stringChecksPass(key, renames: options.renames, forbidden: options.forbidden, prefixes: options.prefixes, allowed: options.allowed, folding: folding)
           let plain = key.utf8.count <= 64 && key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
           if plain && !key.isEmpty {
@@ -56,7 +56,7 @@ final class FunctionSpeedTests: XCTestCase {
     let names = (0..<40).map { "name\($0)" } + ["", "a", "A"]
     let set = ByteNameSet(names)
     for candidate in names + ["name40", "Name1", "b", "name", "aa"] {
-      let found = Array(candidate.utf8).withUnsafeBufferPointer { set.contains($0) }
+      let found = set.contains(Array(candidate.utf8)[...])
       XCTAssertEqual(found, names.contains(candidate), candidate)
     }
   }

@@ -127,7 +127,7 @@ final class LookupShortcutTests: XCTestCase {
   func testASCIINamesAcceptOnlyWhatTheStringChecksAccept() throws {
     let names = try XCTUnwrap(ASCIINames(renames: ["colour"], forbidden: ["from", "gcm"], prefixes: ["google."], allowed: nil))
     func accepts(_ key: String, folding: Bool) -> Bool {
-      Array(key.utf8).withUnsafeBufferPointer { names.accepts($0, foldingCase: folding) }
+      names.accepts(Array(key.utf8)[...], foldingCase: folding)
     }
     XCTAssertTrue(accepts("title", folding: true))
     XCTAssertFalse(accepts("colour", folding: false))
@@ -136,8 +136,8 @@ final class LookupShortcutTests: XCTestCase {
     XCTAssertFalse(accepts("Google.x", folding: true))
     XCTAssertFalse(accepts("é", folding: false), "non-ASCII keys go to the String checks")
     let allowed = try XCTUnwrap(ASCIINames(renames: [], forbidden: [], prefixes: [], allowed: ["alert", "badge"]))
-    XCTAssertTrue(Array("badge".utf8).withUnsafeBufferPointer { allowed.accepts($0, foldingCase: false) })
-    XCTAssertFalse(Array("Badge".utf8).withUnsafeBufferPointer { allowed.accepts($0, foldingCase: false) })
+    XCTAssertTrue(allowed.accepts(Array("badge".utf8)[...], foldingCase: false))
+    XCTAssertFalse(allowed.accepts(Array("Badge".utf8)[...], foldingCase: false))
     XCTAssertNil(ASCIINames(renames: [], forbidden: ["\u{212A}"], prefixes: [], allowed: nil), "the Kelvin sign equals K as a String")
   }
 
@@ -151,7 +151,7 @@ final class LookupShortcutTests: XCTestCase {
         String(decoding: (0..<(1 + random.below(6))).map { _ in alphabet[random.below(alphabet.count)] }, as: UTF8.self)
       }
       let set = ByteNameSet(names + names.reversed())
-      func has(_ name: String) -> Bool { Array(name.utf8).withUnsafeBufferPointer { set.contains($0) } }
+      func has(_ name: String) -> Bool { set.contains(Array(name.utf8)[...]) }
       for name in names {
         XCTAssertTrue(has(name), name)
         for near in [name + "a", String(name.dropLast()), "z" + name.dropFirst()] where !names.contains(near) {

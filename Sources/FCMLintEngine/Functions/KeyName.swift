@@ -50,8 +50,12 @@ struct KeyName: RuleFunction {
     guard case .found(let id) = target, context.document.kind(id) == .object else { return [] }
     let document = context.document
     var findings: [Finding] = []
+    let bytes = document.bytes
     for member in document.children(id) {
-      if let asciiNames, document.withRawKey(member, { asciiNames.accepts($0, foldingCase: caseInsensitive) }) == true { continue }
+      if let asciiNames {
+        let node = document[member]
+        if !node.keyHasEscapes, asciiNames.accepts(bytes[Int(node.keyStart) + 1..<Int(node.keyEnd) - 1], foldingCase: caseInsensitive) { continue }
+      }
       let key = document.key(member)!
       let folded = fold(key)
       var detail: String? = nil
@@ -115,7 +119,7 @@ struct ASCIINames: Sendable {
   /// Whether a key (its bytes as written) is printable ASCII and passes every check; false means
   /// "check it with Strings", not that it fails. One pass over the key hashes it as written and
   /// folded; the sets compare bytes only on a hash hit.
-  func accepts(_ key: UnsafeBufferPointer<UInt8>, foldingCase: Bool) -> Bool {
+  func accepts(_ key: ArraySlice<UInt8>, foldingCase: Bool) -> Bool {
     let count = key.count
     guard count > 0, count <= 64, !hasEmptyPrefix else { return false }
     var hash = FNV1a.seed
@@ -136,12 +140,12 @@ struct ASCIINames: Sendable {
     if renames.contains(key, hash: hash, folding: false) { return false }
     if let allowed, !allowed.contains(key, hash: hash, folding: false) { return false }
     if forbidden.contains(key, hash: foldedHash, folding: foldingCase) { return false }
-    let first = foldingCase ? Self.fold(key[0]) : key[0]
+    let first = foldingCase ? Self.fold(key[key.startIndex]) : key[key.startIndex]
     let bit = first < 64 ? prefixStartsLow >> UInt64(first) : prefixStartsHigh >> UInt64(first - 64)
     if bit & 1 == 0 { return true }
     for prefix in prefixes where prefix.count <= count {
       var equal = true
-      for i in 0..<prefix.count where (foldingCase ? Self.fold(key[i]) : key[i]) != prefix[i] {
+      for i in 0..<prefix.count where (foldingCase ? Self.fold(key[key.startIndex + i]) : key[key.startIndex + i]) != prefix[i] {
         equal = false
         break
       }
@@ -196,32 +200,32 @@ struct ByteNameSet: Sendable {
     self.bounds = bounds
   }
 
-  func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+  func contains(_ key: ArraySlice<UInt8>) -> Bool {
     contains(key, hash: FNV1a.hash(key), folding: false)
   }
 
   /// Whether the set holds `key` (ASCII-folded first when `folding`), whose (folded) hash is `hash`.
-  func contains(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, folding: Bool) -> Bool {
-    slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count - 1
-      var slot = Int(hash) & mask
-      while true {
-        let entry = slots[slot]
-        if entry == 0 { return false }
-        if UInt32(truncatingIfNeeded: entry >> 32) == hash && equals(Int(UInt32(truncatingIfNeeded: entry)) - 1, key, folding: folding) {
-          return true
-        }
-        slot = (slot + 1) & mask
+  func contains(_ key: ArraySlice<UInt8>, hash: UInt32, folding: Bool) -> Bool {
+    let mask = slots.count - 1
+    var slot = Int(hash) & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 { return false }
+      if UInt32(truncatingIfNeeded: entry >> 32) == hash && equals(Int(UInt32(truncatingIfNeeded: entry)) - 1, key, folding: folding) {
+        return true
       }
+      slot = (slot + 1) & mask
     }
   }
 
-  private func equals(_ name: Int, _ key: UnsafeBufferPointer<UInt8>, folding: Bool) -> Bool {
+  private func equals(_ name: Int, _ key: ArraySlice<UInt8>, folding: Bool) -> Bool {
     let start = bounds[name], end = bounds[name + 1]
     guard end - start == key.count else { return false }
-    return bytes.withUnsafeBufferPointer { bytes in
-      for i in 0..<key.count where (folding ? ASCIINames.fold(key[i]) : key[i]) != bytes[start + i] { return false }
-      return true
+    var at = start
+    for b in key {
+      if (folding ? ASCIINames.fold(b) : b) != bytes[at] { return false }
+      at += 1
     }
+    return true
   }
 }

@@ -13,8 +13,8 @@ import Darwin
 /// race; it sees `pthread_mutex_lock`. The mutex lives in its own allocation, whose address
 /// never moves.
 public final class Locked<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var value: Value
 
   public init(_ value: sending Value) {
     self.value = value
@@ -29,6 +29,7 @@ public final class Locked<Value>: @unchecked Sendable {
     mutex.deallocate()
   }
 
+  @inlinable
   public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls fcmlint makes, in one place: reads and writes retried when a signal
+/// interrupts them, file status, directory listings, and the temporary file a safe write
+/// renames over the original. Everything here works on paths, descriptors and Swift arrays, so
+/// the modules that call it hold no pointer code for I/O.
+public enum POSIX {}
+
+/// Named apart from the enum's `read`, `write` and `stat`, which would hide the C functions.
+@inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+@inline(__always) func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+@inline(__always) func systemStat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+
+extension POSIX {
+  public enum Kind: Sendable, Equatable { case file, directory, symbolicLink, other }
+
+  /// What stat(2) says of a file.
+  public struct FileStatus: Sendable {
+    public var kind: Kind
+    public var size: Int
+    public var device: UInt64
+    public var inode: UInt64
+    /// The permission bits, set-user, set-group and sticky bits included.
+    public var permissions: UInt32
+    public var owner: UInt32
+    public var group: UInt32
+    public var links: Int
+    /// The last modification, in seconds and nanoseconds since the epoch.
+    public var modified: (seconds: Int64, nanoseconds: Int64)
+
+    init(_ info: stat) {
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: kind = .file
+      case S_IFDIR: kind = .directory
+      case S_IFLNK: kind = .symbolicLink
+      default: kind = .other
+      }
+      size = Int(info.st_size)
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+      permissions = UInt32(info.st_mode & 0o7777)
+      owner = UInt32(info.st_uid)
+      group = UInt32(info.st_gid)
+      links = Int(info.st_nlink)
+      #if canImport(Darwin)
+      modified = (Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec))
+      #else
+      modified = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+      #endif
+    }
+  }
+
+  /// The status of `path`, of what a last symbolic link names unless `followingLinks` is false.
+  public static func status(_ path: String, followingLinks: Bool = true) -> Result<FileStatus, SystemError> {
+    var info = stat()
+    let result = followingLinks ? systemStat(path, &info) : lstat(path, &info)
+    return result == 0 ? .success(FileStatus(info)) : .failure(.last)
+  }
+
+  /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it cannot be.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The current working directory; nil when it cannot be told (removed, or too long).
+  public static func currentDirectory() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    return buffer.withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0).prefix { $0 != 0 }, as: UTF8.self) }
+  }
+
+  /// Whether this user may write `path` (access(2); root may write any file).
+  public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+  /// Removes a file, quietly: for temporary files that may already be gone.
+  public static func remove(_ path: String) { unlink(path) }
+
+  /// Why reading a whole file failed.
+  public enum ReadFailure: Error, Sendable {
+    case system(SystemError)
+    case directory
+    /// A FIFO, a device, a socket: not read (opening never waits on a FIFO).
+    case notRegular
+    /// More than the limit: the size fstat gave, or nil when the file grew past the limit while
+    /// it was read (or standard input ran past it).
+    case tooLarge(size: Int?)
+  }
+
+  /// Reads a whole regular file: one open, one fstat, reads into a buffer sized from it, one
+  /// close. A file larger than `limit` bytes is refused before reading.
+  public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], ReadFailure> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return .failure(.system(.last)) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(.system(.last)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failure(.directory)
+    default: return .failure(.notRegular)
+    }
+    let size = Int(info.st_size)
+    if size > limit { return .failure(.tooLarge(size: size)) }
+    // One byte more than the size: a read that stops short of it, having read `size` bytes, has
+    // met the end of a regular file, which spares the read that would return 0 (one system call
+    // in five per file when linting a folder).
+    var bytes = [UInt8](repeating: 0, count: size < limit ? size + 1 : size)
+    var total = 0
+    while true {
+      if total == bytes.count {
+        // Full: the file grew since fstat (or reports no size, as /proc files do). Read on, at most
+        // one byte past the limit, which tells a file of exactly `limit` bytes from a larger one.
+        if total > limit { return .failure(.tooLarge(size: nil)) }
+        let grow = limit == Int.max ? max(4096, total) : min(max(4096, total), limit - total + 1)
+        bytes.append(contentsOf: repeatElement(0, count: grow))
+      }
+      let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + total, $0.count - total) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(.system(.last))
+      }
+      if n == 0 { break }
+      total += n
+      if total == size && total < bytes.count { break }
+    }
+    bytes.removeSubrange(total...)
+    return .success(bytes)
+  }
+
+  /// One entry of a directory listing.
+  public struct DirectoryEntry: Sendable {
+    /// The name; bytes that are not UTF-8 are shown as U+FFFD, and `isValidUTF8` is false (such
+    /// a name cannot be opened through a String).
+    public var name: String
+    public var isValidUTF8: Bool
+    /// What the directory says the entry is (d_type), nil when it does not say.
+    public var kind: Kind?
+  }
+
+  /// The entries of a directory, `.` and `..` left out, in the order the directory gives them.
+  public static func directoryEntries(_ path: String) -> Result<[DirectoryEntry], SystemError> {
+    guard let handle = opendir(path) else { return .failure(.last) }
+    defer { closedir(handle) }
+    var entries: [DirectoryEntry] = []
+    while let entry = readdir(handle) {
+      let type = entry.pointee.d_type
+      let kind: Kind? =
+        type == UInt8(DT_REG) ? .file : type == UInt8(DT_DIR) ? .directory : type == UInt8(DT_LNK) ? .symbolicLink
+        : type == UInt8(DT_UNKNOWN) ? nil : .other
+      // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
+      // out would read past the end of readdir's buffer (AddressSanitizer found it).
+      let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
+      if let name = String(validatingCString: raw) {
+        if name == "." || name == ".." { continue }
+        entries.append(DirectoryEntry(name: name, isValidUTF8: true, kind: kind))
+      } else {
+        let shown = String(decoding: UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        entries.append(DirectoryEntry(name: shown, isValidUTF8: false, kind: kind))
+      }
+    }
+    return .success(entries)
+  }
+}
