@@ -156,7 +156,9 @@ public struct Linter: Sendable {
       }
       diagnostics.append(diagnostic)
     }
-    guard let document = outcome.document, syntaxRule != nil else { return diagnostics }
+    // The rules read the tree whether or not json-syntax is on: no rule's findings depend on
+    // another rule's severity.
+    guard let document = outcome.document else { return diagnostics }
     if options.input == nil, case .other = DocumentClassifier.classify(document) { return diagnostics }
     for var d in lint(document: document, file: file)
     where d.rule != syntaxRule?.id && max(d.endOffset, d.startOffset) <= outcome.readUpTo {

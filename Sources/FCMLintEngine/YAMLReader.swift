@@ -180,8 +180,14 @@ private final class YAMLComposer {
     case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
       let context = state.context.map { String(cString: $0) }
       let text = [context, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+      // A key with no ':' (a stray line) and an unclosed quote are found where the scanner gives
+      // up, lines later, after blank lines and comments, or at the end of the file: the mistake is
+      // where the key or the quote starts, libyaml's context mark.
+      let atStart = state.error == YAML_SCANNER_ERROR
+        && (context == "while scanning a simple key" || context == "while scanning a quoted scalar")
+      let mark = atStart ? state.context_mark : state.problem_mark
       return ConfigurationError(
-        file: file, line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1, message: "invalid YAML: \(text)")
+        file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1, message: "invalid YAML: \(text)")
     case YAML_MEMORY_ERROR:
       return ConfigurationError(file: file, line: 1, column: 1, message: "invalid YAML: out of memory")
     default:

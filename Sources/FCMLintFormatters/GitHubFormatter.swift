@@ -17,7 +17,7 @@ public struct GitHubFormatter: Formatter {
       case .info: command = "notice"
       }
       let properties = [
-        "file=\(Self.property(d.file))", "line=\(d.start.line)", "col=\(d.start.column)",
+        "file=\(Self.property(SARIFFormatter.relativePath(d.file)))", "line=\(d.start.line)", "col=\(d.start.column)",
         "endLine=\(d.end.line)", "endColumn=\(d.end.column)", "title=\(Self.property(d.rule))",
       ].joined(separator: ",")
       out += "::\(command) \(properties)::\(Self.data("\(d.message) (\(d.pointer.isEmpty ? "/" : d.pointer), \(d.docs))"))\n"

@@ -61,11 +61,18 @@ public struct SARIFFormatter: Formatter {
     }
   }
 
+  /// A path as reports name it to code hosts: without the leading "./" a walk of "." gives it
+  /// (GitHub annotations and SARIF results name the same file the same way).
+  static func relativePath(_ path: String) -> String {
+    var p = Substring(path)
+    while p.hasPrefix("./") { p.removeFirst(2) }
+    return String(p)
+  }
+
   /// A relative URI reference for a path: each segment percent-encoded (RFC 3986 unreserved
   /// characters kept), absolute paths as file:// URIs.
   static func uri(_ path: String) -> String {
-    var p = path
-    while p.hasPrefix("./") { p.removeFirst(2) }
+    let p = relativePath(path)
     let encoded = p.split(separator: "/", omittingEmptySubsequences: false).map { segment in
       var out = ""
       for byte in segment.utf8 {

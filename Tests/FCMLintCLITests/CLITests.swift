@@ -636,20 +636,20 @@ final class CLITests: XCTestCase {
     let file = Self.repo("corpus/invalid/image-extension-in-host.json")
     let before = try fcmlint(["--format", "json", file])
     XCTAssertEqual(before.status, 1)
-    XCTAssertEqual(try decode(before).diagnostics.map { "\($0.severity) \($0.rule)" }, ["error image-extension"])
+    XCTAssertEqual(try decode(before).diagnostics.map { "\($0.severity) \($0.rule)" }, ["error image-extension-android"])
 
-    let (_, child) = try projectWithConfig("rules:\n  image-extension: warning\n")
+    let (_, child) = try projectWithConfig("rules:\n  image-extension-android: warning\n")
     let run = try fcmlint(["--format", "json", file], in: child)
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertEqual(try decode(run).diagnostics.map { "\($0.severity) \($0.rule)" }, ["warning image-extension"])
+    XCTAssertEqual(try decode(run).diagnostics.map { "\($0.severity) \($0.rule)" }, ["warning image-extension-android"])
   }
 
   func testBrokenConfigExitsTwoWithItsPosition() throws {
     let cases: [(config: String, position: String, says: String)] = [
-      ("rulez:\n  image-extension: warning\n", "1:1", "did you mean 'rules'"),
+      ("rulez:\n  image-extension-android: warning\n", "1:1", "did you mean 'rules'"),
       ("rules:\n  image-extensoin: warning\n", "2:3", "did you mean 'image-extension'"),
       ("# severities\nrules:\n  image-extension: fatal\n", "3:20", "'fatal'"),
-      ("rules:\n\timage-extension: off\n", "2:1", "invalid YAML"),
+      ("rules:\n\timage-extension-android: off\n", "2:1", "invalid YAML"),
       ("ignore: ['[z-a]']\n", "1:10", "ignore pattern"),
     ]
     for (config, position, says) in cases {
@@ -666,15 +666,15 @@ final class CLITests: XCTestCase {
   func testExplicitConfigFile() throws {
     let file = Self.repo("corpus/invalid/image-extension-in-host.json")
     // The discovered config turns the rule off; --config wins and makes it a warning.
-    let (root, child) = try projectWithConfig("rules:\n  image-extension: off\n")
-    try write("rules:\n  image-extension: warning\n", to: root.appendingPathComponent("configs/relaxed.yml"))
+    let (root, child) = try projectWithConfig("rules:\n  image-extension-android: off\n")
+    try write("rules:\n  image-extension-android: warning\n", to: root.appendingPathComponent("configs/relaxed.yml"))
 
     let discovered = try fcmlint(["--format", "json", file], in: child)
     XCTAssertEqual(try decode(discovered).diagnostics.map(\.rule), [])
 
     let explicit = try fcmlint(["--format", "json", "--config", "../../configs/relaxed.yml", file], in: child)
     XCTAssertEqual(explicit.status, 0, explicit.stderr)
-    XCTAssertEqual(try decode(explicit).diagnostics.map { "\($0.severity) \($0.rule)" }, ["warning image-extension"])
+    XCTAssertEqual(try decode(explicit).diagnostics.map { "\($0.severity) \($0.rule)" }, ["warning image-extension-android"])
 
     let missing = try fcmlint(["--config", "nowhere.yml", file], in: child)
     XCTAssertEqual(missing.status, 2)
