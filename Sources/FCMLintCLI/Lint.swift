@@ -250,6 +250,7 @@ extension LintSettings {
       let names = report.lintedNames
       Console.err("fcmlint: linted \(names.count) \(names.count == 1 ? "file" : "files")\(names.isEmpty ? "" : ": ")\(names.map(TextFormatter.printable).joined(separator: ", "))\n")
       for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(reason)\n") }
+      for part in report.skippedParts { Console.err("fcmlint: skipped sample \(TextFormatter.printable(part))\n") }
       for entry in waivers.unmatchedBaselineEntries() {
         Console.err("fcmlint: baseline entry matches nothing any more: \(TextFormatter.printable(entry.file)): \(entry.rule) at \(entry.pointer.isEmpty ? "the document" : entry.pointer)\n")
       }

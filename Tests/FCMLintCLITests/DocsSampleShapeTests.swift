@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+/// Which JSON in a page is an FCM message (issue 28): read by its shape, not by one key that
+/// resembles a Message field; the rest skipped and listed with the reason under `--verbose`.
+extension CLITests {
+  static let otherAPIsPage = """
+    # Push gateway
+
+    Send a notification through the gateway:
+
+    ```json
+    {
+      "notifications": [
+        {
+          "tokens": ["abc", "def"],
+          "platform": 2,
+          "message": "Hello World Android!",
+          "title": "Hi"
+        }
+      ]
+    }
+    ```
+
+    The Matrix push gateway receives:
+
+    ```json
+    {
+      "notification": {
+        "event_id": "$3957tyerfgewrf384",
+        "room_id": "!slw48wfj34rtnrf:example.com",
+        "devices": [{"app_id": "org.matrix.console", "pushkey": "V2h5"}]
+      }
+    }
+    ```
+
+    The plugin hands your handler:
+
+    ```json
+    {
+      // the text shown
+      "message": "Hello",
+      "title": "Greeting",
+      "count": 1,
+      "additionalData": {"foreground": true}
+    }
+    ```
+
+    """
+
+  func testOtherAPIsJSONInPagesIsSkippedWithTheReason() throws {
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "gateway.md", "-"], input: .bytes(Data(Self.otherAPIsPage.utf8)))
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try found(run), [])
+    XCTAssertTrue(run.stderr.contains("gateway.md: not an FCM document: none of its 3 code samples are an FCM document"), run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:6: its keys (\"notifications\") only resemble an FCM message's, and nothing near it says it is sent to FCM"),
+      run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:21: its one key \"notification\" holds \"event_id\", \"room_id\", \"devices\", which no FCM notification has"),
+      run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:33: its keys (\"message\", \"title\", \"count\", ...) are not those of an FCM message"), run.stderr)
+  }
+
+  func testMessagesBesideOtherAPIsJSONAreStillReportedMisspellingsToo() throws {
+    let page = Self.otherAPIsPage + """
+      A request:
+
+      ```json
+      {"message": {"notifcation": {"title": "x"}, "token": "t"}}
+      ```
+
+      A Message with a misspelt field:
+
+      ```json
+      {"token": "t", "notifcation": {"title": "x"}}
+      ```
+
+      A notification alone, as the Firebase guides show one:
+
+      ```json
+      {"notification": {"title": "Sale", "image": "https://example.com/a"}}
+      ```
+
+      After a request line, one misspelt key is enough:
+
+      ```http
+      POST https://fcm.googleapis.com/v1/projects/p/messages:send HTTP/1.1
+
+      {"notifications": {"title": "x"}}
+      ```
+
+      Sent with `admin.messaging().send(message)`:
+
+      ```json
+      {"notificaton": {"title": "x"}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "gateway.md", "-"], input: .bytes(Data(page.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).filter { $0.rule != "image-extension-missing" },
+      [
+        Found(rule: "unknown-field", line: 44, column: 14, pointer: "/message/notifcation"),
+        Found(rule: "unknown-field", line: 50, column: 16, pointer: "/notifcation"),
+        Found(rule: "unknown-field", line: 64, column: 2, pointer: "/notifications"),
+        Found(rule: "unknown-field", line: 70, column: 2, pointer: "/notificaton"),
+      ])
+    XCTAssertTrue(run.stderr.contains("skipped sample gateway.md:6: "), run.stderr)
+    XCTAssertTrue(run.stderr.contains("skipped sample gateway.md:21: "), run.stderr)
+  }
+}
