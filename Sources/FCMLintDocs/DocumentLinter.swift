@@ -121,7 +121,7 @@ public struct DocumentLinter: Sendable {
         let position = locator.position(of: offset)
         diagnostics.append(Diagnostic(
           file: file, rule: Self.elidedSampleRule, severity: .info,
-          message: "elided sample: not checked past here", pointer: "", start: position, end: position,
+          message: "elided sample: what it leaves out is not known, and it is not fixed", pointer: "", start: position, end: position,
           startOffset: offset, endOffset: offset, docs: Self.elisionDocs))
       }
     }
@@ -153,20 +153,19 @@ public struct DocumentLinter: Sendable {
   /// The diagnostics of one sample, against its text; why it is skipped when it is not an FCM
   /// document.
   func lint(_ sample: DocumentSample, file: String, page: [UInt8]) -> Linted {
-    let text = Self.lintedText(sample)
-    let bytes = sample.elision.map { Array(text[..<$0]) } ?? text
-    let reader: Linter
+    var bytes = Self.lintedText(sample)
+    // An elision is a hole: what it leaves out is not known, and the rest is checked.
+    var holes: [Int] = []
+    if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
+    var reader: Linter
     switch reading(sample, bytes: bytes, nearby: SampleShape.sayNearby(page, sample: sample)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
     }
+    if !holes.isEmpty { reader = reader.reading(holes: holes) }
     let outcome = reader.check(bytes: bytes, file: file)
     if let reason = outcome.skipped { return .skipped(reason) }
-    guard let cut = sample.elision else { return .linted(outcome.diagnostics) }
-    // Past an elision nothing is known: what an open object lacks may be in the part left out,
-    // and the end of the text is not the end of the sample.
-    let syntax = linter.activeRules.first(where: \.reportsSyntax)?.id
-    return .linted(outcome.diagnostics.filter { d in d.rule == syntax ? d.startOffset < cut : d.endOffset < cut })
+    return .linted(outcome.diagnostics)
   }
 
   /// The linter that reads the sample as what it is: a send request as configured; a bare

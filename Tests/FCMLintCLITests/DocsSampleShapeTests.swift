@@ -112,3 +112,71 @@ extension CLITests {
     XCTAssertTrue(run.stderr.contains("skipped sample gateway.md:21: "), run.stderr)
   }
 }
+
+/// Elisions are holes (issue 28): what they leave out is not known, and the rest of the sample
+/// is still checked; an elided sample is reported once and never fixed.
+extension CLITests {
+  static let elidedPage = """
+    ```json
+    {
+      "message": {
+        "token": "t",
+        "data": { ... },
+        "apns": {"headers": {"apns-priority": "10"}, "payload": {"aps": {"content-available": 1}}}
+      }
+    }
+    ```
+
+    ```json
+    {"message": {"topic": "news", "notification": {"title": "Hi", … }, "android": {"ttl": 3600}}}
+    ```
+
+    ```json
+    {
+      "message": {
+        "topic": "news",
+        // ...
+        "android": {"priority": "urgent"},
+        "webpush": {"headers": { ... }},
+        "apns": {"payload": {"aps": {"badge": "3"}}},
+      }
+    }
+    ```
+
+    ```json
+    {"message": {"token": ..., "data": {"a": "b"}, ..., "fcm_options": {"analytics_label": "a b"}}}
+    ```
+
+    """
+
+  func testElisionsAreHolesAndTheRestIsChecked() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.elidedPage.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      [
+        // After `"data": { ... }`: the background push sent with apns-priority 10.
+        "5:15 elided-sample ",
+        "6:25 apns-background-headers /message/apns/headers",
+        "6:43 apns-background-push /message/apns/headers/apns-priority",
+        "12:63 elided-sample ",
+        "12:87 android-ttl /message/android/ttl",
+        // After a `// ...` line; `"webpush": {"headers": { ... }}` is not known, so not reported.
+        "19:5 elided-sample ",
+        "20:29 enum-value /message/android/priority",
+        "22:43 apns-aps-value /message/apns/payload/aps/badge",
+        "22:49 json-syntax ",
+        // `"token": ...` is a target the page does not show: not a missing one.
+        "28:23 elided-sample ",
+        "28:88 analytics-label /message/fcm_options/analytics_label",
+      ])
+  }
+
+  func testElidedSamplesAreNeverFixed() throws {
+    let root = try temporaryDirectory()
+    try write(Self.elidedPage, to: root.appendingPathComponent("page.md"))
+    let run = try fcmlint(["--fix", "page.md"], in: root)
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), Self.elidedPage)
+  }
+}
