@@ -180,3 +180,55 @@ extension CLITests {
     XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), Self.elidedPage)
   }
 }
+
+/// Comments in a page's JSON samples are the page's annotations (issue 28): not errors, and
+/// fixes keep them byte for byte; a `.json` file's comments stay errors.
+extension CLITests {
+  static let commentedPage = """
+    ```jsonc
+    {
+      "message": {
+        "topic": "/topics/news", // the topic, without a prefix
+        /* Android only */
+        "android": {"ttl": "3600s",},
+      }
+    }
+    ```
+
+    ```json5
+    {
+      // a data message
+      "message": {"token": "t", "data": {"a": "b"}},
+    }
+    ```
+
+    ```json
+    {"message": {"topic": "news", "android": {"priority": "high"}}} // sent as is
+    ```
+
+    """
+
+  func testCommentsInSamplesAreNotErrorsAndFixesKeepThem() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.commentedPage.utf8)))
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      ["4:14 topic-name /message/topic", "6:31 json-syntax ", "6:33 json-syntax ", "14:48 json-syntax "])
+    let root = try temporaryDirectory()
+    try write(Self.commentedPage, to: root.appendingPathComponent("page.md"))
+    let fix = try fcmlint(["--fix", "page.md"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    XCTAssertEqual(
+      try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8),
+      Self.commentedPage
+        .replacingOccurrences(of: "\"/topics/news\", // the", with: "\"news\", // the")
+        .replacingOccurrences(of: "\"3600s\",},\n  }", with: "\"3600s\"}\n  }")
+        .replacingOccurrences(of: "{\"a\": \"b\"}},\n}", with: "{\"a\": \"b\"}}\n}"))
+  }
+
+  func testCommentsInAJSONFileStayErrors() throws {
+    let root = try temporaryDirectory()
+    try write("{\"message\": {\"topic\": \"news\"}} // sent as is\n", to: root.appendingPathComponent("m.json"))
+    let run = try fcmlint(["--format", "json", "m.json"], in: root)
+    XCTAssertEqual(try found(run).map(\.rule), ["json-syntax"])
+  }
+}
