@@ -119,6 +119,9 @@ public struct DocumentSample: Sendable {
   /// In running text (an HTML `<code>` outside `<pre>`): a sample only when it is a whole
   /// request or Message, not a part of one.
   public var inline = false
+  /// A Node.js MulticastMessage (given to `sendMulticast` or `sendEachForMulticast`): its
+  /// `tokens` are the SDK's field, sent as one message per token; the rest is a Message.
+  public var multicast = false
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
   public var disabled = false
 

@@ -232,3 +232,37 @@ extension CLITests {
     XCTAssertEqual(try found(run).map(\.rule), ["json-syntax"])
   }
 }
+
+/// The Node.js Admin SDK's multicast calls take a MulticastMessage (issue 28): `tokens` is its
+/// field, and the rest is checked as a Message.
+extension CLITests {
+  static let multicastPage = """
+    ```js
+    const response = await getMessaging().sendMulticast({
+      tokens: registrationTokens,
+      notification: { title: 'Sale', imageUrl: 'https://foo.bar.pizza.png' },
+      android: { priority: 'urgent' },
+    });
+
+    const message = {
+      tokens: ['a', 'b'],
+      data: { score: 850 },
+    };
+    await getMessaging().sendEachForMulticast(message);
+
+    await getMessaging().send({ tokens: ['a'], topic: 'news' });
+    ```
+
+    """
+
+  func testMulticastLiteralsAreMulticastMessages() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.multicastPage.utf8)))
+    let found = try found(run).map { "\($0.line):\($0.rule) \($0.pointer)" }
+    XCTAssertFalse(found.contains { $0.hasPrefix("3:") || $0.hasPrefix("9:") }, "\(found)")
+    XCTAssertTrue(found.contains("4:image-extension-android /notification/image"), "\(found)")
+    XCTAssertTrue(found.contains("5:enum-value /android/priority"), "\(found)")
+    XCTAssertTrue(found.contains("10:data-string-values /data/score"), "\(found)")
+    // `send` takes a Message, where `tokens` is no field.
+    XCTAssertTrue(found.contains("14:unknown-field /tokens"), "\(found)")
+  }
+}
