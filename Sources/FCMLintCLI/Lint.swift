@@ -251,6 +251,7 @@ extension LintSettings {
       let names = report.lintedNames
       Console.err("fcmlint: linted \(names.count) \(names.count == 1 ? "file" : "files")\(names.isEmpty ? "" : ": ")\(names.map(TextFormatter.printable).joined(separator: ", "))\n")
       for (name, reason) in report.skipped { Console.err("fcmlint: skipped \(TextFormatter.printable(name)): not an FCM document: \(TextFormatter.printable(reason))\n") }
+      for part in report.skippedParts { Console.err("fcmlint: skipped sample \(TextFormatter.printable(part))\n") }
       for entry in waivers.unmatchedBaselineEntries() {
         // Every part of an entry is the baseline file's text, as anyone could write it.
         let error = entry.syntax.isEmpty ? "" : " (\(entry.syntax))"

@@ -57,6 +57,8 @@ final class ReportWriter: Sendable {
 
   /// The files skipped as not FCM documents, in output order, with the reason.
   var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
+  /// Samples of pages skipped as not FCM documents (`name:line: reason`).
+  var skippedParts: [String] { state.withLock { $0.skippedParts } }
 
   /// Changes the summary before `finish` writes it (counts gathered outside the report).
   func updateSummary(_ body: (inout Summary) -> Void) {
@@ -102,6 +104,7 @@ final class ReportWriter: Sendable {
     var summary = Summary()
     var errors: [(place: Int, error: FileSystem.IOError)] = []
     var skipped: [(name: String, reason: String)] = []
+    var skippedParts: [String] = []
     var refusedFixes: [(name: String, note: String)] = []
     var lintedNames: [String] = []
 
@@ -123,6 +126,7 @@ final class ReportWriter: Sendable {
       let place = next
       if let error = result.error { errors.append((place, error)) }
       refusedFixes += result.refused.map { (names[place], $0) }
+      skippedParts += result.skippedParts
       if let reason = result.skipped, current == nil, place == 0 || names[place - 1] != names[place] {
         summary.skipped += 1
         skipped.append((names[place], reason))

@@ -20,6 +20,11 @@ public struct DocumentLinter: Sendable {
   struct Vocabulary: Sendable {
     var messageFields: Set<String> = []
     var apnsConfigFields: Set<String> = []
+    /// The fields of every type a Message holds (Notification, AndroidConfig...): written at the
+    /// top of a sample, a misplaced field, not a foreign key.
+    var partFields: Set<String> = []
+    /// The fields of the type each object-valued Message field holds, by both of its names.
+    var fieldsOf: [String: Set<String>] = [:]
     var apsKeys: Set<String>
     var apsDictionaryKeys: Set<String>
     var nodeEncoding: NodeMessageLiteral.Encoding
@@ -30,6 +35,18 @@ public struct DocumentLinter: Sendable {
         return Set(type.fields.filter { !$0.outputOnly }.flatMap { [$0.json, $0.proto] })
       }
       messageFields = fields("Message")
+      let types = linter.resources.schemas.values.flatMap(\.types)
+      for (name, type) in types where name != "Message" {
+        partFields.formUnion(type.fields.flatMap { [$0.json, $0.proto] })
+      }
+      if let message = types.first(where: { $0.key == "Message" })?.value {
+        for field in message.fields {
+          guard let ref = field.ref, let type = types.first(where: { $0.key == ref })?.value else { continue }
+          let names = Set(type.fields.flatMap { [$0.json, $0.proto] })
+          fieldsOf[field.json] = names
+          fieldsOf[field.proto] = names
+        }
+      }
       apnsConfigFields = fields("ApnsConfig")
       apsKeys = Set(linter.aliases.strings("ApsKeys") ?? [])
       apsDictionaryKeys = Set(linter.aliases.strings("ApsDictionaryKeys") ?? [])
@@ -65,6 +82,8 @@ public struct DocumentLinter: Sendable {
     public var skipped: String?
     /// Every sample found in the page, for `fix` to start from without searching it again.
     public var found: [DocumentSample] = []
+    /// The samples read and not linted, as not FCM documents: their line in the page and why.
+    public var skippedSamples: [(line: Int, reason: String)] = []
   }
 
   /// The page's samples linted; a UTF-16 page (with its byte order mark) is read as UTF-8 and its
@@ -86,8 +105,15 @@ public struct DocumentLinter: Sendable {
     var diagnostics: [Diagnostic] = []
     var linted = 0
     let locator = SourceLocator(bytes: bytes, queries: 64)
+    var skippedSamples: [(line: Int, reason: String)] = []
     for sample in samples where !sample.disabled {
-      guard let found = lint(sample, file: file) else { continue }
+      let found: [Diagnostic]
+      switch lint(sample, file: file, page: bytes) {
+      case .linted(let diagnostics): found = diagnostics
+      case .skipped(let reason):
+        skippedSamples.append((locator.position(of: sample.start).line, reason))
+        continue
+      }
       linted += 1
       diagnostics += found.map { place($0, of: sample, locator: locator) }
       if let elision = sample.elision {
@@ -95,16 +121,16 @@ public struct DocumentLinter: Sendable {
         let position = locator.position(of: offset)
         diagnostics.append(Diagnostic(
           file: file, rule: Self.elidedSampleRule, severity: .info,
-          message: "elided sample: not checked past here", pointer: "", start: position, end: position,
+          message: "elided sample: what it leaves out is not known, and it is not fixed", pointer: "", start: position, end: position,
           startOffset: offset, endOffset: offset, docs: Self.elisionDocs))
       }
     }
     guard linted > 0 else {
       let blocks = samples.count
       let reason = blocks == 0 ? "it holds no message samples" : "none of its \(blocks) code \(blocks == 1 ? "sample is" : "samples are") an FCM document"
-      return Outcome(diagnostics: [], samples: 0, skipped: reason, found: samples)
+      return Outcome(diagnostics: [], samples: 0, skipped: reason, found: samples, skippedSamples: skippedSamples)
     }
-    return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil, found: samples)
+    return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil, found: samples, skippedSamples: skippedSamples)
   }
 
   /// What an elision's info diagnostic links to. fcmlint has no page of its own on the web; ESLint's
@@ -112,17 +138,36 @@ public struct DocumentLinter: Sendable {
   /// skipping those wrong on purpose), and says why.
   static let elisionDocs = "https://github.com/eslint/markdown/blob/main/docs/processors/markdown.md"
 
-  /// The diagnostics of one sample, against its text; nil when it is not an FCM document.
-  func lint(_ sample: DocumentSample, file: String) -> [Diagnostic]? {
-    let bytes = sample.elision.map { Array(sample.text.bytes[..<$0]) } ?? sample.text.bytes
-    guard let reader = linter(for: sample, bytes: bytes) else { return nil }
+  enum Linted {
+    case linted([Diagnostic])
+    case skipped(String)
+  }
+
+  /// The text of a sample as it is linted: a JSON sample's comments are the page's annotations,
+  /// blanked out (offsets kept).
+  static func lintedText(_ sample: DocumentSample) -> [UInt8] {
+    guard sample.language == .json else { return sample.text.bytes }
+    return SampleShape.blankingComments(sample.text.bytes) ?? sample.text.bytes
+  }
+
+  /// The diagnostics of one sample, against its text; why it is skipped when it is not an FCM
+  /// document.
+  func lint(_ sample: DocumentSample, file: String, page: [UInt8]) -> Linted {
+    var bytes = Self.lintedText(sample)
+    // An elision is a hole: what it leaves out is not known, and the rest is checked.
+    var holes: [Int] = []
+    if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
+    var reader: Linter
+    switch reading(sample, bytes: bytes, nearby: SampleShape.sayNearby(page, sample: sample)) {
+    case .lint(let linter): reader = linter
+    case .skip(let reason): return .skipped(reason)
+    }
+    if !holes.isEmpty { reader = reader.reading(holes: holes) }
     let outcome = reader.check(bytes: bytes, file: file)
-    if outcome.skipped != nil { return nil }
-    guard let cut = sample.elision else { return outcome.diagnostics }
-    // Past an elision nothing is known: what an open object lacks may be in the part left out,
-    // and the end of the text is not the end of the sample.
-    let syntax = linter.activeRules.first(where: \.reportsSyntax)?.id
-    return outcome.diagnostics.filter { d in d.rule == syntax ? d.startOffset < cut : d.endOffset < cut }
+    if let reason = outcome.skipped { return .skipped(reason) }
+    // A MulticastMessage's `tokens` are its own field, which the SDK sends as each message's token.
+    if sample.multicast { return .linted(outcome.diagnostics.filter { $0.pointer != "/tokens" && !$0.pointer.hasPrefix("/tokens/") }) }
+    return .linted(outcome.diagnostics)
   }
 
   /// The linter that reads the sample as what it is: a send request as configured; a bare
@@ -133,33 +178,57 @@ public struct DocumentLinter: Sendable {
   /// call (`headers({"mutable-content": 1})` in the Firebase page's prose) is not a sample. Its
   /// JSON writes expressions as `{{...}}` placeholders, so it is read with the default
   /// placeholder syntax whatever the config's is.
-  func linter(for sample: DocumentSample, bytes: [UInt8]) -> Linter? {
+  ///
+  /// A bare Message is read by its shape (`SampleShape`) unless `nearby` (the page says, just
+  /// before it, that it is sent to FCM).
+  func reading(_ sample: DocumentSample, bytes: [UInt8], nearby: Bool) -> Reading {
+    let notMessage = Reading.skip("it is not an FCM message")
     if sample.language == .nodeLiteral {
       let node = linter.reading(.message, fragment: true, placeholders: .default)
       guard case .success(let document) = node.parse(bytes), case .fcm(.message) = DocumentClassifier.classify(document),
         let keys = TopLevelKeys.scan(bytes), keys.contains(where: vocabulary.messageFields.contains)
-      else { return nil }
-      return node
+      else { return notMessage }
+      return .lint(node)
     }
     if sample.inline {
-      guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: vocabulary.messageFields.contains) else { return nil }
+      guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: vocabulary.messageFields.contains) else { return notMessage }
     }
-    if linter.options.input != nil { return sample.wrapped ? linter.reading(linter.options.input, fragment: true, openRoot: true) : linter }
+    if linter.options.input != nil { return .lint(sample.wrapped ? linter.reading(linter.options.input, fragment: true, openRoot: true) : linter) }
     // A page's text is not a pipeline's payload: a block whose keys cannot be read is not a
     // sample (a file like it is linted, so that its syntax error is seen).
-    guard let keys = TopLevelKeys.scan(bytes), !keys.isEmpty else { return nil }
+    guard let keys = TopLevelKeys.scan(bytes), !keys.isEmpty else { return .skip("it holds no JSON object whose keys can be read") }
     // An `aps` dictionary alone has keys the classifier takes for a misplaced Message's.
-    if let part = part(keys) { return linter.reading(part, fragment: true) }
+    if let part = part(keys) { return .lint(linter.reading(part, fragment: true)) }
     let verdict: DocumentClassifier.Verdict
+    var shape: (keys: [String], holds: (String) -> [String]?)
     switch linter.parse(bytes) {
-    case .success(let document): verdict = DocumentClassifier.classify(document)
-    case .failure: verdict = DocumentClassifier.classify(unparsed: bytes)
+    case .success(let document):
+      verdict = DocumentClassifier.classify(document)
+      shape = SampleShape.keys(document) ?? (keys, { _ in nil })
+    case .failure:
+      verdict = DocumentClassifier.classify(unparsed: bytes)
+      shape = (keys, { _ in nil })
     }
     switch verdict {
-    case .fcm(.request) where !sample.wrapped: return linter
-    case .fcm(let kind): return linter.reading(kind, fragment: true, openRoot: sample.wrapped)
-    case .other: return nil
+    case .fcm(.request) where !sample.wrapped: return .lint(linter)
+    case .fcm(.message) where !nearby:
+      if let reason = SampleShape.reasonNotMessage(keys: shape.keys, holds: shape.holds, vocabulary: vocabulary) { return .skip(reason) }
+      return .lint(linter.reading(.message, fragment: true, openRoot: sample.wrapped))
+    case .fcm(let kind): return .lint(linter.reading(kind, fragment: true, openRoot: sample.wrapped))
+    case .other(let reason): return .skip(reason)
     }
+  }
+
+  /// `reading` of a sample that is linted, or nil.
+  func linter(for sample: DocumentSample, bytes: [UInt8], nearby: Bool = false) -> Linter? {
+    if case .lint(let linter) = reading(sample, bytes: bytes, nearby: nearby) { return linter }
+    return nil
+  }
+
+  /// How a sample is read: linted by this linter, or skipped for this reason.
+  enum Reading {
+    case lint(Linter)
+    case skip(String)
   }
 
   /// The part of a message a sample's top-level keys make, when the classifier finds none: an
@@ -237,8 +306,11 @@ public struct DocumentLinter: Sendable {
   func documentEdits(_ edits: [TextEdit], of sample: DocumentSample) -> [TextEdit]? {
     guard sample.language == .json, sample.elision == nil else { return nil }
     let count = sample.text.bytes.count
+    let linted = Self.lintedText(sample)
     var placed: [TextEdit] = []
     for edit in edits {
+      // A comment is the page's annotation, which no fix deletes.
+      guard edit.start <= edit.end, edit.end <= count, !(edit.start..<edit.end).contains(where: { linted[$0] != sample.text.bytes[$0] }) else { return nil }
       // The braces put around a member alone are not the page's.
       if sample.wrapped && (edit.start < 1 || edit.end > count - 1) { return nil }
       var replacement = Array(edit.replacement.utf8)
@@ -280,12 +352,14 @@ public struct DocumentLinter: Sendable {
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
     for (index, sample) in samples.enumerated() {
-      guard !sample.disabled, sample.language == .json, sample.elision == nil, let reader = linter(for: sample, bytes: sample.text.bytes)
+      let text = Self.lintedText(sample)
+      guard !sample.disabled, sample.language == .json, sample.elision == nil,
+        let reader = linter(for: sample, bytes: text, nearby: SampleShape.sayNearby(original, sample: sample))
       else { continue }
-      let result = Fixer(linter: reader).fix(bytes: sample.text.bytes, file: file, reported: reported)
+      let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line
       refused += result.refused.map { "sample at line \(line): \($0)" }
-      if result.fixed > 0, result.bytes != sample.text.bytes { plans.append((index, result)) }
+      if result.fixed > 0, result.bytes != text { plans.append((index, result)) }
     }
     if plans.isEmpty {
       return Fixer.Result(bytes: original, fixed: 0, diagnostics: (checked ?? check(samples, of: original, file: file)).diagnostics, refused: refused)
@@ -317,7 +391,7 @@ public struct DocumentLinter: Sendable {
       page += original[position...]
       let again = self.samples(inText: page, format: format)
       var mismatched = plans.filter { plan in
-        !withdrawn.contains(plan.index) && (again.count != samples.count || again[plan.index].text.bytes != plan.result.bytes)
+        !withdrawn.contains(plan.index) && (again.count != samples.count || Self.lintedText(again[plan.index]) != plan.result.bytes)
       }.map(\.index)
       // When the samples themselves changed, which one did it is not known: withdraw them all.
       if again.count != samples.count { mismatched = plans.map(\.index) }
@@ -341,6 +415,8 @@ public struct DocumentLinter: Sendable {
     guard let low = sample.text.origins.min(), let high = sample.text.origins.max(), low <= high, high <= document.count else { return nil }
     var page = Array(document[low..<high])
     var text = MappedText(bytes: sample.text.bytes, origins: sample.text.origins.map { $0 - low })
+    // The text as linted beside it: where the two differ is a comment, which no edit may touch.
+    var linted = Self.lintedText(sample)
     for pass in passes {
       var previousStart = Int.max
       for edit in pass.sorted(by: { ($0.start, $0.end) > ($1.start, $1.end) }) {
@@ -348,6 +424,7 @@ public struct DocumentLinter: Sendable {
         guard edit.start <= edit.end, edit.end <= count else { return nil }
         // The braces put around a member alone are not the page's.
         if sample.wrapped && (edit.start < 1 || edit.end > count - 1) { return nil }
+        if (edit.start..<edit.end).contains(where: { linted[$0] != text.bytes[$0] }) { return nil }
         let start = text.origin(of: edit.start), end = text.origin(of: edit.end)
         guard start <= end, end <= previousStart, end <= page.count else { return nil }
         previousStart = start
@@ -360,6 +437,7 @@ public struct DocumentLinter: Sendable {
         origins += offsets.dropLast().map { start + $0 }
         origins += text.origins[edit.end...].map { $0 >= end ? $0 + shift : $0 }
         text = MappedText(bytes: Array(text.bytes[..<edit.start]) + inserted + Array(text.bytes[edit.end...]), origins: origins)
+        linted = Array(linted[..<edit.start]) + inserted + Array(linted[edit.end...])
       }
     }
     return (low..<high, page)

@@ -110,8 +110,8 @@ public struct DocumentSample: Sendable {
   /// The text is a member (`"apns": {...}`) that the finder put between braces: offsets 0 and
   /// `text.bytes.count - 1` are those braces, not the page's.
   public var wrapped = false
-  /// Where in `text` the first elision (`...`, `…`, `// ...`) starts: the sample is checked up to
-  /// there and reported once as elided.
+  /// Where in `text` the first elision (`...`, `…`, `// ...`) starts: the sample's elisions are
+  /// read as holes (`Elision.holes`), and it is reported once as elided and never fixed.
   public var elision: Int? = nil
   /// Document offset of the code block the sample is in (of the sample itself in plain text),
   /// which `fcmlint-disable-next-block` markers refer to.
@@ -119,6 +119,9 @@ public struct DocumentSample: Sendable {
   /// In running text (an HTML `<code>` outside `<pre>`): a sample only when it is a whole
   /// request or Message, not a part of one.
   public var inline = false
+  /// A Node.js MulticastMessage (given to `sendMulticast` or `sendEachForMulticast`): its
+  /// `tokens` are the SDK's field, sent as one message per token; the rest is a Message.
+  public var multicast = false
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
   public var disabled = false
 

@@ -169,7 +169,11 @@ enum Elision {
   /// The offset of the first elision outside strings in JSON text: `...` (or more dots), `…`, or a
   /// comment that holds nothing else (`// ...`, `/* … */`). A comment with words is not one: it
   /// is a syntax error the page should not have.
-  static func find(in bytes: [UInt8]) -> Int? {
+  static func find(in bytes: [UInt8]) -> Int? { all(in: bytes, first: true).first?.lowerBound }
+
+  /// Every elision outside strings in JSON text, in order (only the first with `first`).
+  static func all(in bytes: [UInt8], first: Bool = false) -> [Range<Int>] {
+    var found: [Range<Int>] = []
     var i = 0
     let n = bytes.count
     while i < n {
@@ -180,9 +184,21 @@ enum Elision {
           i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
         }
       case UInt8(ascii: "."):
-        if i + 2 < n, bytes[i + 1] == UInt8(ascii: "."), bytes[i + 2] == UInt8(ascii: ".") { return i }
+        if i + 2 < n, bytes[i + 1] == UInt8(ascii: "."), bytes[i + 2] == UInt8(ascii: ".") {
+          var end = i + 3
+          while end < n, bytes[end] == UInt8(ascii: ".") { end += 1 }
+          found.append(i..<end)
+          if first { return found }
+          i = end
+          continue
+        }
       case 0xE2:
-        if i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA6 { return i }
+        if i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA6 {
+          found.append(i..<(i + 3))
+          if first { return found }
+          i += 3
+          continue
+        }
       case UInt8(ascii: "/") where i + 1 < n && (bytes[i + 1] == UInt8(ascii: "/") || bytes[i + 1] == UInt8(ascii: "*")):
         let block = bytes[i + 1] == UInt8(ascii: "*")
         var end = i + 2
@@ -192,14 +208,52 @@ enum Elision {
           }
           end += 1
         }
-        if onlyDots(bytes[(i + 2)..<min(end, n)]) { return i }
-        i = end
+        let close = block ? min(end + 2, n) : end
+        if onlyDots(bytes[(i + 2)..<min(end, n)]) {
+          found.append(i..<close)
+          if first { return found }
+        }
+        i = close
+        continue
       default:
         break
       }
       i += 1
     }
-    return nil
+    return found
+  }
+
+  /// `text` (a sample's text as linted, comments blanked) with its elisions made holes, and the
+  /// holes' offsets for `Linter.Options.holes`; offsets are kept. An elision where a value goes
+  /// (`"data": ...`) becomes a string, a value not known; one among members or elements
+  /// is blanked with a comma beside it, and the object around it is open (it may hold what the
+  /// page left out).
+  static func holes(in text: [UInt8], elisions: [Range<Int>]) -> (text: [UInt8], holes: [Int]) {
+    var out = text
+    var holes: [Int] = []
+    func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    for elision in elisions where elision.upperBound <= out.count {
+      var before = elision.lowerBound - 1
+      while before >= 0, isBlank(out[before]) { before -= 1 }
+      for j in elision where !isBlank(out[j]) { out[j] = 0x20 }
+      if before >= 0, out[before] == UInt8(ascii: ":"), elision.count >= 3 {
+        // A string that is not empty: rules that read the whole message see a value there.
+        out[elision.lowerBound] = UInt8(ascii: "\"")
+        out[elision.lowerBound + 1] = UInt8(ascii: ".")
+        out[elision.lowerBound + 2] = UInt8(ascii: "\"")
+        holes.append(elision.lowerBound)
+        continue
+      }
+      var after = elision.upperBound
+      while after < out.count, isBlank(out[after]) { after += 1 }
+      if after < out.count, out[after] == UInt8(ascii: ",") {
+        out[after] = 0x20
+      } else if before >= 0, out[before] == UInt8(ascii: ","), after >= out.count || out[after] == UInt8(ascii: "}") || out[after] == UInt8(ascii: "]") {
+        out[before] = 0x20
+      }
+      holes.append(elision.lowerBound)
+    }
+    return (out, holes)
   }
 
   /// At least one `.` or `…`, and nothing else but spaces.

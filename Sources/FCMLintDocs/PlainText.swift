@@ -76,11 +76,31 @@ enum NodeLiterals {
       let origins = json.origins.map { view.origin(min($0, view.count)) }
       let block = blockStart ?? view.origin(i)
       if blockStart == nil { found.blockStarts.append(block) }
-      found.samples.append(DocumentSample(text: MappedText(bytes: json.bytes, origins: origins), language: .nodeLiteral, encoding: [], blockStart: block))
+      var sample = DocumentSample(text: MappedText(bytes: json.bytes, origins: origins), language: .nodeLiteral, encoding: [], blockStart: block)
+      sample.multicast = isMulticast(view, literal: i, before: before, end: end, json: json.bytes)
+      found.samples.append(sample)
       readUpTo = end
       i = end - 1
     }
     return readUpTo
+  }
+
+  static let multicastCalls = ["sendEachForMulticast", "sendMulticast"]
+
+  /// How far around a literal with `tokens` a multicast call to it is looked for
+  /// (`const message = {tokens, ...}; ... sendEachForMulticast(message)`).
+  static let multicastReach = 2000
+
+  /// Whether the literal at `literal` is a MulticastMessage: given to a multicast call, or
+  /// holding `tokens` with a multicast call near it.
+  static func isMulticast(_ view: TextView, literal: Int, before: Int, end: Int, json: [UInt8]) -> Bool {
+    // Given to a call: that call says what it is.
+    if view[before] == UInt8(ascii: "(") {
+      return multicastCalls.contains { before >= $0.utf8.count && view.hasPrefix($0, at: before - $0.utf8.count) }
+    }
+    guard TopLevelKeys.scan(json)?.contains("tokens") == true else { return false }
+    let around = max(0, literal - multicastReach)..<min(view.count, end + multicastReach)
+    return multicastCalls.contains { view.find($0 + "(", in: around) != nil }
   }
 }
 

@@ -135,7 +135,7 @@ public enum DocumentClassifier {
   private static let messageKey = Array("message".utf8)
 
   /// Keys of a send request besides `message`.
-  static let requestKeys: Set<String> = ["validate_only", "validateOnly"]
+  public static let requestKeys: Set<String> = ["validate_only", "validateOnly"]
 
   /// Message fields that only an FCM message would have at its top level.
   static let distinctiveFields: Set<String> = [
@@ -146,7 +146,7 @@ public enum DocumentClassifier {
   /// Keys that belong elsewhere in a message but name nothing outside FCM and APNs: `aps` keys and
   /// APNs headers written at the top (the Firebase docs show `{ "mutable-content": 1}`), which
   /// the rules report where they are.
-  static let misplacedFields: Set<String> = [
+  public static let misplacedFields: Set<String> = [
     "mutable-content", "content-available", "thread-id", "interruption-level", "relevance-score",
     "target-content-id", "apns-priority", "apns-push-type", "apns-expiration", "apns-collapse-id", "apns-topic",
   ]
@@ -155,7 +155,7 @@ public enum DocumentClassifier {
   static let plainFields: Set<String> = ["data", "name"]
 
   /// Fields of the legacy HTTP API, which senders migrating to v1 still write.
-  static let legacyFields: Set<String> = [
+  public static let legacyFields: Set<String> = [
     "to", "registration_ids", "collapse_key", "priority", "content_available", "mutable_content",
     "time_to_live", "restricted_package_name", "dry_run", "direct_boot_ok",
   ]
@@ -163,7 +163,7 @@ public enum DocumentClassifier {
   /// A misspelling of a distinctive field: the same letters in another case or with `_`/`-`
   /// dropped, or one edit away (for names of five letters or more, where one edit is a typo
   /// rather than another word).
-  static func isNearMiss(_ key: String) -> Bool {
+  public static func isNearMiss(_ key: String) -> Bool {
     let folded = fold(key)
     guard !folded.isEmpty else { return false }
     for field in distinctiveFields where field.count >= 5 {

@@ -22,6 +22,10 @@ public struct Linter: Sendable {
     /// braces): the message's other members are not known, so nothing is reported for lacking
     /// them (see `TemplateMarks.openObjects`).
     public var openRoot = false
+    /// Offsets where a documentation sample leaves something out (`...`, blanked in the text):
+    /// a value that starts there is not known, and the object around one may hold members the
+    /// sample does not show.
+    public var holes: [Int] = []
     public init() {}
   }
 
@@ -54,6 +58,13 @@ public struct Linter: Sendable {
     linter.options.fragment = fragment
     linter.options.openRoot = openRoot
     if let placeholders { linter.options.placeholders = placeholders }
+    return linter
+  }
+
+  /// This linter, reading its documents with `holes` (`Options.holes`).
+  public func reading(holes: [Int]) -> Linter {
+    var linter = self
+    linter.options.holes = holes
     return linter
   }
 
@@ -187,13 +198,35 @@ public struct Linter: Sendable {
     if templated { document.templates = syntax.marks(document) ?? (document.controlTags.isEmpty ? nil : TemplateMarks()) }
     // A part of a message is read as a template is: what it does not show is not known, and
     // a rule is reported only for what it is sure of.
-    if kind.isPart || options.openRoot {
+    if kind.isPart || options.openRoot || !options.holes.isEmpty {
       var marks = document.templates ?? TemplateMarks()
       marks.outsideUnknown = kind.isPart
       if options.openRoot { marks.openObjects.insert(JSONDocument.root) }
+      for hole in options.holes { Self.mark(hole: hole, in: document, &marks) }
       document.templates = marks
     }
     return .success(document)
+  }
+
+  /// What a hole at `offset` leaves unknown: the value that starts there, or else the innermost
+  /// object around it.
+  static func mark(hole offset: Int, in document: JSONDocument, _ marks: inout TemplateMarks) {
+    var id = JSONDocument.root
+    var object: NodeID? = nil
+    descend: while true {
+      let node = document[id]
+      if Int(node.start) == offset, id != JSONDocument.root {
+        marks.unknown.insert(id)
+        return
+      }
+      if node.kind == .object { object = id }
+      for child in document.children(id) where Int(document[child].start) <= offset && offset < Int(document[child].end) {
+        id = child
+        continue descend
+      }
+      break
+    }
+    if let object { marks.openObjects.insert(object) }
   }
 
   /// A diagnostic of the syntax rule (as configured: its severity, or nil when it is off), for a

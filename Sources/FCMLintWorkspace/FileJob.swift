@@ -77,11 +77,14 @@ public struct FileJob: Sendable {
     if ignored { return FileResult(read: false, fixedBytes: unchanged) }
     let page = format.map { (DocumentLinter(linter: linter), $0) }
     var pageCheck: DocumentLinter.Outcome? = nil
+    var skippedParts: [String] = []
     let checked: [Diagnostic]
     if let (docs, format) = page {
       let outcome = docs.check(bytes: bytes, file: name, format: format)
-      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason) }
+      let parts = outcome.skippedSamples.map { "\(name):\($0.line): \($0.reason)" }
+      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason, skippedParts: parts) }
       pageCheck = outcome
+      skippedParts = parts
       checked = outcome.diagnostics
     } else {
       let outcome = linter.check(bytes: bytes, file: name)
@@ -89,7 +92,7 @@ public struct FileJob: Sendable {
       checked = outcome.diagnostics
     }
     guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
-      return FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions), fixedBytes: unchanged)
+      return FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions), fixedBytes: unchanged, skippedParts: skippedParts)
     }
 
     let reported = waivers.reported(file: name, suppressions: suppressions)
@@ -104,7 +107,7 @@ public struct FileJob: Sendable {
     let remaining = outcome.diagnostics.map(Self.withoutFix)
     var result = FileResult(
       diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions), fixed: outcome.fixed,
-      fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused)
+      fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
     guard outcome.bytes != bytes else { return result }
     switch (fixing, source) {
     case (.diff, _):
@@ -145,7 +148,9 @@ public struct FileResult: Sendable {
     let fixedBytes: [UInt8]?
     let skipped: String?
     let refused: [String]
-    init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String]) {
+    let skippedParts: [String]
+    init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String], skippedParts: [String]) {
+      self.skippedParts = skippedParts
       self.error = error
       self.fixed = fixed
       self.diff = diff
@@ -157,12 +162,12 @@ public struct FileResult: Sendable {
 
   public init(
     diagnostics: [Diagnostic] = [], read: Bool = true, error: FileSystem.IOError? = nil, fixed: Int = 0, fixedBytes: [UInt8]? = nil,
-    skipped: String? = nil, refused: [String] = []
+    skipped: String? = nil, refused: [String] = [], skippedParts: [String] = []
   ) {
     self.diagnostics = diagnostics
     self.read = read
-    if error != nil || fixed != 0 || fixedBytes != nil || skipped != nil || !refused.isEmpty {
-      extra = Extra(error: error, fixed: fixed, diff: nil, fixedBytes: fixedBytes, skipped: skipped, refused: refused)
+    if error != nil || fixed != 0 || fixedBytes != nil || skipped != nil || !refused.isEmpty || !skippedParts.isEmpty {
+      extra = Extra(error: error, fixed: fixed, diff: nil, fixedBytes: fixedBytes, skipped: skipped, refused: refused, skippedParts: skippedParts)
     }
   }
 
@@ -175,9 +180,11 @@ public struct FileResult: Sendable {
   public var skipped: String? { extra?.skipped }
   /// Fixes the fixer would not apply, and why.
   public var refused: [String] { extra?.refused ?? [] }
+  /// The parts of a page not linted as not FCM documents (`name:line: reason`).
+  public var skippedParts: [String] { extra?.skippedParts ?? [] }
   public var diff: String? {
     get { extra?.diff }
-    set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused) }
+    set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused, skippedParts: skippedParts) }
   }
 
   public static func failed(_ error: FileSystem.IOError) -> FileResult { FileResult(read: false, error: error) }

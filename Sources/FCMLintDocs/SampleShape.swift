@@ -1,0 +1,115 @@
+import FCMLintEngine
+import FCMLintJSON
+
+/// Whether a page's JSON is an FCM message by its shape. A file is classified leniently (a
+/// misspelt key alone makes a Message, so that a broken payload is reported); a page holds the
+/// JSON of other APIs too (push gateways, client plugins), where one key that resembles a Message
+/// field is no evidence.
+enum SampleShape {
+  /// The words near a sample that say it is sent to FCM: the v1 endpoint, the Admin SDK's calls.
+  static let evidence = [
+    "messages:send", "fcm.googleapis.com", "sendEachForMulticast(", "sendMulticast(", "sendEach(", "sendAll(", ".send(",
+    "getMessaging(", "messaging()",
+  ]
+
+  /// How far before a sample's block its evidence is looked for: the sentence or request line
+  /// that introduces it, not the rest of the page.
+  static let evidenceReach = 400
+
+  /// Whether the text just before the sample's block, or the block itself up to the sample, says
+  /// it is sent to FCM.
+  static func sayNearby(_ page: [UInt8], sample: DocumentSample) -> Bool {
+    let end = min(sample.start, page.count)
+    let from = max(0, min(sample.blockStart, end) - evidenceReach)
+    guard from < end else { return false }
+    let view = TextView(Array(page[from..<end]))
+    return evidence.contains { view.find($0, in: 0..<view.count) != nil }
+  }
+
+  /// The top-level keys of `document`, and the keys of the object each holds.
+  static func keys(_ document: JSONDocument) -> (keys: [String], holds: (String) -> [String]?)? {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object else { return nil }
+    let members = Array(document.children(root))
+    return (members.compactMap(document.key), { name in
+      guard let member = members.last(where: { document.key($0) == name }), document.kind(member) == .object else { return nil }
+      return document.children(member).compactMap(document.key)
+    })
+  }
+
+  /// Nil when the top-level members of a bare Message sample make it one; the reason it is not
+  /// otherwise. A message needs more than one key that is a Message field (a legacy field or an
+  /// `aps` key out of place counts, a misspelling or a field of a Message's part counts beside a
+  /// real one), and no key that is clearly foreign; one key alone makes one when what it holds
+  /// is that field's.
+  static func reasonNotMessage(keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary) -> String? {
+    var fields: [String] = [], near: [String] = [], foreign: [String] = []
+    for key in members {
+      if vocabulary.messageFields.contains(key) || DocumentClassifier.legacyFields.contains(key)
+        || DocumentClassifier.misplacedFields.contains(key) || DocumentClassifier.requestKeys.contains(key)
+      {
+        fields.append(key)
+      } else if DocumentClassifier.isNearMiss(key) || vocabulary.partFields.contains(key) || vocabulary.apsKeys.contains(key) {
+        near.append(key)
+      } else {
+        foreign.append(key)
+      }
+    }
+    let keys = fields + near + foreign
+    let shown = keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 3 ? ", ..." : "")
+    if !foreign.isEmpty {
+      return "its keys (\(shown)) are not those of an FCM message: \(foreign.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")) \(foreign.count == 1 ? "is" : "are") no Message field"
+    }
+    if fields.count >= 2 || (fields.count == 1 && !near.isEmpty) { return nil }
+    guard fields.count == 1 else {
+      return "its keys (\(shown)) only resemble an FCM message's, and nothing near it says it is sent to FCM"
+    }
+    // One field alone: what it holds must be that field's (a Matrix push gateway's
+    // `notification` holds `event_id` and `room_id`).
+    guard let inner = vocabulary.fieldsOf[fields[0]], let held = holds(fields[0]) else { return nil }
+    let strangers = held.filter { !inner.contains($0) && !vocabulary.partFields.contains($0) }
+    guard strangers.isEmpty else {
+      return "its one key \"\(fields[0])\" holds \(strangers.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")), which no FCM \(fields[0]) has"
+    }
+    return nil
+  }
+
+  /// The JSON text with its comments (`//` to the end of the line, `/* */`) outside strings
+  /// replaced by spaces, line breaks kept: offsets stay the page's, so positions and fixes land
+  /// where they were, and a fix cannot delete a comment it does not see. Nil when there is none.
+  static func blankingComments(_ bytes: [UInt8]) -> [UInt8]? {
+    var out = bytes
+    var changed = false
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      switch bytes[i] {
+      case UInt8(ascii: "\""):
+        i += 1
+        while i < n, bytes[i] != UInt8(ascii: "\""), bytes[i] != 0x0A {
+          i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+      case UInt8(ascii: "/") where i + 1 < n && bytes[i + 1] == UInt8(ascii: "/"):
+        while i < n, bytes[i] != 0x0A, bytes[i] != 0x0D {
+          out[i] = 0x20
+          i += 1
+        }
+        changed = true
+        continue
+      case UInt8(ascii: "/") where i + 1 < n && bytes[i + 1] == UInt8(ascii: "*"):
+        var end = i + 2
+        while end + 1 < n, !(bytes[end] == UInt8(ascii: "*") && bytes[end + 1] == UInt8(ascii: "/")) { end += 1 }
+        // An unclosed comment is left for the parser to report.
+        guard end + 1 < n else { return changed ? out : nil }
+        for j in i...(end + 1) where bytes[j] != 0x0A && bytes[j] != 0x0D { out[j] = 0x20 }
+        changed = true
+        i = end + 2
+        continue
+      default:
+        break
+      }
+      i += 1
+    }
+    return changed ? out : nil
+  }
+}

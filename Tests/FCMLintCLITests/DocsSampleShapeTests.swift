@@ -1,0 +1,268 @@
+import Foundation
+import XCTest
+
+/// Which JSON in a page is an FCM message (issue 28): read by its shape, not by one key that
+/// resembles a Message field; the rest skipped and listed with the reason under `--verbose`.
+extension CLITests {
+  static let otherAPIsPage = """
+    # Push gateway
+
+    Send a notification through the gateway:
+
+    ```json
+    {
+      "notifications": [
+        {
+          "tokens": ["abc", "def"],
+          "platform": 2,
+          "message": "Hello World Android!",
+          "title": "Hi"
+        }
+      ]
+    }
+    ```
+
+    The Matrix push gateway receives:
+
+    ```json
+    {
+      "notification": {
+        "event_id": "$3957tyerfgewrf384",
+        "room_id": "!slw48wfj34rtnrf:example.com",
+        "devices": [{"app_id": "org.matrix.console", "pushkey": "V2h5"}]
+      }
+    }
+    ```
+
+    The plugin hands your handler:
+
+    ```json
+    {
+      // the text shown
+      "message": "Hello",
+      "title": "Greeting",
+      "count": 1,
+      "additionalData": {"foreground": true}
+    }
+    ```
+
+    """
+
+  func testOtherAPIsJSONInPagesIsSkippedWithTheReason() throws {
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "gateway.md", "-"], input: .bytes(Data(Self.otherAPIsPage.utf8)))
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try found(run), [])
+    XCTAssertTrue(run.stderr.contains("gateway.md: not an FCM document: none of its 3 code samples are an FCM document"), run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:6: its keys (\"notifications\") only resemble an FCM message's, and nothing near it says it is sent to FCM"),
+      run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:21: its one key \"notification\" holds \"event_id\", \"room_id\", \"devices\", which no FCM notification has"),
+      run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("skipped sample gateway.md:33: its keys (\"message\", \"title\", \"count\", ...) are not those of an FCM message"), run.stderr)
+  }
+
+  func testMessagesBesideOtherAPIsJSONAreStillReportedMisspellingsToo() throws {
+    let page = Self.otherAPIsPage + """
+      A request:
+
+      ```json
+      {"message": {"notifcation": {"title": "x"}, "token": "t"}}
+      ```
+
+      A Message with a misspelt field:
+
+      ```json
+      {"token": "t", "notifcation": {"title": "x"}}
+      ```
+
+      A notification alone, as the Firebase guides show one:
+
+      ```json
+      {"notification": {"title": "Sale", "image": "https://example.com/a"}}
+      ```
+
+      After a request line, one misspelt key is enough:
+
+      ```http
+      POST https://fcm.googleapis.com/v1/projects/p/messages:send HTTP/1.1
+
+      {"notifications": {"title": "x"}}
+      ```
+
+      Sent with `admin.messaging().send(message)`:
+
+      ```json
+      {"notificaton": {"title": "x"}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "gateway.md", "-"], input: .bytes(Data(page.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).filter { $0.rule != "image-extension-missing" },
+      [
+        Found(rule: "unknown-field", line: 44, column: 14, pointer: "/message/notifcation"),
+        Found(rule: "unknown-field", line: 50, column: 16, pointer: "/notifcation"),
+        Found(rule: "unknown-field", line: 64, column: 2, pointer: "/notifications"),
+        Found(rule: "unknown-field", line: 70, column: 2, pointer: "/notificaton"),
+      ])
+    XCTAssertTrue(run.stderr.contains("skipped sample gateway.md:6: "), run.stderr)
+    XCTAssertTrue(run.stderr.contains("skipped sample gateway.md:21: "), run.stderr)
+  }
+}
+
+/// Elisions are holes (issue 28): what they leave out is not known, and the rest of the sample
+/// is still checked; an elided sample is reported once and never fixed.
+extension CLITests {
+  static let elidedPage = """
+    ```json
+    {
+      "message": {
+        "token": "t",
+        "data": { ... },
+        "apns": {"headers": {"apns-priority": "10"}, "payload": {"aps": {"content-available": 1}}}
+      }
+    }
+    ```
+
+    ```json
+    {"message": {"topic": "news", "notification": {"title": "Hi", … }, "android": {"ttl": 3600}}}
+    ```
+
+    ```json
+    {
+      "message": {
+        "topic": "news",
+        // ...
+        "android": {"priority": "urgent"},
+        "webpush": {"headers": { ... }},
+        "apns": {"payload": {"aps": {"badge": "3"}}},
+      }
+    }
+    ```
+
+    ```json
+    {"message": {"token": ..., "data": {"a": "b"}, ..., "fcm_options": {"analytics_label": "a b"}}}
+    ```
+
+    """
+
+  func testElisionsAreHolesAndTheRestIsChecked() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.elidedPage.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      [
+        // After `"data": { ... }`: the background push sent with apns-priority 10.
+        "5:15 elided-sample ",
+        "6:25 apns-background-headers /message/apns/headers",
+        "6:43 apns-background-push /message/apns/headers/apns-priority",
+        "12:63 elided-sample ",
+        "12:87 android-ttl /message/android/ttl",
+        // After a `// ...` line; `"webpush": {"headers": { ... }}` is not known, so not reported.
+        "19:5 elided-sample ",
+        "20:29 enum-value /message/android/priority",
+        "22:43 apns-aps-value /message/apns/payload/aps/badge",
+        "22:49 json-syntax ",
+        // `"token": ...` is a target the page does not show: not a missing one.
+        "28:23 elided-sample ",
+        "28:88 analytics-label /message/fcm_options/analytics_label",
+      ])
+  }
+
+  func testElidedSamplesAreNeverFixed() throws {
+    let root = try temporaryDirectory()
+    try write(Self.elidedPage, to: root.appendingPathComponent("page.md"))
+    let run = try fcmlint(["--fix", "page.md"], in: root)
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), Self.elidedPage)
+  }
+}
+
+/// Comments in a page's JSON samples are the page's annotations (issue 28): not errors, and
+/// fixes keep them byte for byte; a `.json` file's comments stay errors.
+extension CLITests {
+  static let commentedPage = """
+    ```jsonc
+    {
+      "message": {
+        "topic": "/topics/news", // the topic, without a prefix
+        /* Android only */
+        "android": {"ttl": "3600s",},
+      }
+    }
+    ```
+
+    ```json5
+    {
+      // a data message
+      "message": {"token": "t", "data": {"a": "b"}},
+    }
+    ```
+
+    ```json
+    {"message": {"topic": "news", "android": {"priority": "high"}}} // sent as is
+    ```
+
+    """
+
+  func testCommentsInSamplesAreNotErrorsAndFixesKeepThem() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.commentedPage.utf8)))
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      ["4:14 topic-name /message/topic", "6:31 json-syntax ", "6:33 json-syntax ", "14:48 json-syntax "])
+    let root = try temporaryDirectory()
+    try write(Self.commentedPage, to: root.appendingPathComponent("page.md"))
+    let fix = try fcmlint(["--fix", "page.md"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    XCTAssertEqual(
+      try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8),
+      Self.commentedPage
+        .replacingOccurrences(of: "\"/topics/news\", // the", with: "\"news\", // the")
+        .replacingOccurrences(of: "\"3600s\",},\n  }", with: "\"3600s\"}\n  }")
+        .replacingOccurrences(of: "{\"a\": \"b\"}},\n}", with: "{\"a\": \"b\"}}\n}"))
+  }
+
+  func testCommentsInAJSONFileStayErrors() throws {
+    let root = try temporaryDirectory()
+    try write("{\"message\": {\"topic\": \"news\"}} // sent as is\n", to: root.appendingPathComponent("m.json"))
+    let run = try fcmlint(["--format", "json", "m.json"], in: root)
+    XCTAssertEqual(try found(run).map(\.rule), ["json-syntax"])
+  }
+}
+
+/// The Node.js Admin SDK's multicast calls take a MulticastMessage (issue 28): `tokens` is its
+/// field, and the rest is checked as a Message.
+extension CLITests {
+  static let multicastPage = """
+    ```js
+    const response = await getMessaging().sendMulticast({
+      tokens: registrationTokens,
+      notification: { title: 'Sale', imageUrl: 'https://foo.bar.pizza.png' },
+      android: { priority: 'urgent' },
+    });
+
+    const message = {
+      tokens: ['a', 'b'],
+      data: { score: 850 },
+    };
+    await getMessaging().sendEachForMulticast(message);
+
+    await getMessaging().send({ tokens: ['a'], topic: 'news' });
+    ```
+
+    """
+
+  func testMulticastLiteralsAreMulticastMessages() throws {
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(Self.multicastPage.utf8)))
+    let found = try found(run).map { "\($0.line):\($0.rule) \($0.pointer)" }
+    XCTAssertFalse(found.contains { $0.hasPrefix("3:") || $0.hasPrefix("9:") }, "\(found)")
+    XCTAssertTrue(found.contains("4:image-extension-android /notification/image"), "\(found)")
+    XCTAssertTrue(found.contains("5:enum-value /android/priority"), "\(found)")
+    XCTAssertTrue(found.contains("10:data-string-values /data/score"), "\(found)")
+    // `send` takes a Message, where `tokens` is no field.
+    XCTAssertTrue(found.contains("14:unknown-field /tokens"), "\(found)")
+  }
+}
