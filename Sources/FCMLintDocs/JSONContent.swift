@@ -166,6 +166,17 @@ enum HTTPRequest {
 
 /// Where documentation leaves part of a sample out.
 enum Elision {
+  /// The offset of the closing quote of the string whose opening quote is at `quote` (or where
+  /// the line or text ends first): a page's sample may be cut anywhere, so a string ends at its
+  /// line's end too.
+  static func endOfString(_ bytes: [UInt8], from quote: Int) -> Int {
+    var i = quote + 1
+    while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != 0x0A {
+      i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+    }
+    return i
+  }
+
   /// The offset of the first elision outside strings in JSON text: `...` (or more dots), `…`, or a
   /// comment that holds nothing else (`// ...`, `/* … */`). A comment with words is not one: it
   /// is a syntax error the page should not have.
@@ -179,10 +190,7 @@ enum Elision {
     while i < n {
       switch bytes[i] {
       case UInt8(ascii: "\""):
-        i += 1
-        while i < n, bytes[i] != UInt8(ascii: "\""), bytes[i] != 0x0A {
-          i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
-        }
+        i = endOfString(bytes, from: i)
       case UInt8(ascii: "."):
         if i + 2 < n, bytes[i + 1] == UInt8(ascii: "."), bytes[i + 2] == UInt8(ascii: ".") {
           var end = i + 3

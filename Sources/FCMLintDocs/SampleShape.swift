@@ -85,10 +85,7 @@ enum SampleShape {
     while i < n {
       switch bytes[i] {
       case UInt8(ascii: "\""):
-        i += 1
-        while i < n, bytes[i] != UInt8(ascii: "\""), bytes[i] != 0x0A {
-          i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
-        }
+        i = Elision.endOfString(bytes, from: i)
       case UInt8(ascii: "/") where i + 1 < n && bytes[i + 1] == UInt8(ascii: "/"):
         while i < n, bytes[i] != 0x0A, bytes[i] != 0x0D {
           out[i] = 0x20

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintJSON
 import FCMLintTestSupport
 @testable import FCMLintWorkspace
 import Foundation
@@ -216,18 +217,7 @@ final class ConfigKeyTableTests: XCTestCase {
       }
     }
 
-    static func quoted(_ s: String) -> String {
-      var out = "\""
-      for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default: out.unicodeScalars.append(scalar)
-        }
-      }
-      return out + "\""
-    }
+    static func quoted(_ s: String) -> String { JSONText.quote(s) }
   }
 
   static func schema() -> JSON {
