@@ -1,16 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintDocs
 import FCMLintJSON
+import FCMLintSystem
 import FCMLintWorkspace
 import Synchronization
 
@@ -125,17 +119,10 @@ public final class LanguageServer {
   /// ends by itself when it reads the end of input; this watch is for when it is busy.
   private static func exitWhenTheClientHangsUp() {
     DispatchQueue.global().async {
-      while true {
-        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&input, 1, -1)
-        if ready < 0 && errno == EINTR { continue }
-        if ready < 0 || Int32(input.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 { break }
-        // Input is waiting: the main loop will read it; look again in a while.
-        usleep(100_000)
-      }
+      POSIX.waitForHangUp(0)
       // Time for the main loop to read what is left (the client's `exit`) and end as it should.
-      sleep(2)
-      _exit(shutDown.load(ordering: .relaxed) ? 0 : 1)
+      POSIX.pause(seconds: 2)
+      POSIX.exitNow(shutDown.load(ordering: .relaxed) ? 0 : 1)
     }
   }
 

@@ -42,6 +42,24 @@ extension POSIX {
     return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
   }
 
+  /// Waits until the other end of `fd` is closed (a pipe's writer gone), however much input is
+  /// still waiting to be read; looks again every `interval` microseconds while input waits.
+  public static func waitForHangUp(_ fd: Int32, interval: UInt32 = 100_000) {
+    while true {
+      var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, -1)
+      if ready < 0 && errno == EINTR { continue }
+      if ready < 0 || Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+      usleep(interval)
+    }
+  }
+
+  /// Ends the process at once with `status`, running no exit handlers.
+  public static func exitNow(_ status: Int32) -> Never { _exit(status) }
+
+  /// Waits `seconds` seconds.
+  public static func pause(seconds: UInt32) { _ = sleep(seconds) }
+
   /// How a write of a whole buffer failed.
   public enum WriteFailure: Error, Sendable {
     case system(SystemError)
