@@ -28,21 +28,21 @@ public struct Linter: Sendable {
   /// Active rules with their effective severity, in id order (the syntax rule apart).
   public let rules: [Rule]
   /// Every active rule, the syntax rule included, in id order.
-  public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
+  public let activeRules: [Rule]
   private let syntaxRule: Rule?
   public private(set) var options: Options
   /// The schemas and the aliases file's names the rules were loaded with: what the rules know of
   /// FCM, for code that needs it outside a rule (the parts of a message a documentation sample shows).
   public var resources: RuleResources { loadedWith.resources }
-  public var aliases: Aliases { loadedWith.aliases }
+  public var aliases: Aliases { loadedWith.aliases.aliases }
   /// Behind one reference: a linter is copied for every file it lints.
   private let loadedWith: LoadedWith
   private final class LoadedWith: Sendable {
     let resources: RuleResources
-    let aliases: Aliases
+    let aliases: RuleSet.AliasesSource
     init(_ ruleSet: RuleSet) {
       resources = ruleSet.resources
-      aliases = ruleSet.aliases
+      aliases = ruleSet.aliasesSource
     }
   }
 
@@ -60,17 +60,32 @@ public struct Linter: Sendable {
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
     loadedWith = LoadedWith(ruleSet)
+    // Sorted by index, then copied once: a rule is a large value to move around.
+    let all = ruleSet.rules
     var active: [Rule] = []
-    for var rule in ruleSet.rules {
-      if let override = severities[rule.id] {
-        guard let severity = override else { continue }
-        rule.severity = severity
+    active.reserveCapacity(all.count)
+    for i in all.indices.sorted(by: { all[$0].id < all[$1].id }) {
+      guard !severities.isEmpty, let override = severities[all[i].id] else {
+        active.append(all[i])
+        continue
       }
+      guard let severity = override else { continue }
+      var rule = all[i]
+      rule.severity = severity
       active.append(rule)
     }
-    active.sort { $0.id < $1.id }
-    syntaxRule = active.first { $0.reportsSyntax }
-    rules = active.filter { !$0.reportsSyntax }
+    if let syntax = active.firstIndex(where: \.reportsSyntax) {
+      // One syntax rule: the first in id order.
+      let first = active[syntax]
+      active.removeAll(where: \.reportsSyntax)
+      syntaxRule = first
+      rules = active
+      active.insert(first, at: syntax)
+    } else {
+      syntaxRule = nil
+      rules = active
+    }
+    activeRules = active
     plan = LintPlan(rules)
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {

@@ -46,8 +46,9 @@ public struct LinearRegex: Sendable {
     let prefilter: RequiredLiterals?
     /// The character classes of the pattern, which instructions name by index.
     let classes: [CharSet]
-    /// The parsed pattern, kept to compile the NFA on demand when `nfa` is nil.
-    let tree: Node
+    /// The parsed pattern, kept to compile the NFA on demand when `nfa` is nil; nil for a
+    /// pattern read from its compiled form (`init(reading:)`), which parses its source again then.
+    let tree: Node?
     /// How many lookaheads the pattern has (program i + 1 is lookahead i).
     let lookCount: Int
     /// The one-pass matcher, when the pattern has one (then `nfa` is nil).
@@ -57,14 +58,20 @@ public struct LinearRegex: Sendable {
     /// The lookaheads' programs reversed, by program (see `Run.table`).
     let reversedNFA: [[Inst]]
 
-    init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?) {
+    convenience init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?) {
+      self.init(
+        prefilter: prefilter, classes: classes, tree: tree, lookCount: lookCount, onePass: onePass, nfa: nfa,
+        reversedNFA: Compiler.reversedLookaheads(tree, lookCount: lookCount))
+    }
+
+    init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node?, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?, reversedNFA: [[Inst]]) {
       self.prefilter = prefilter
       self.classes = classes
       self.tree = tree
       self.lookCount = lookCount
       self.onePass = onePass
       self.nfa = nfa
-      reversedNFA = Compiler.reversedLookaheads(tree, lookCount: lookCount)
+      self.reversedNFA = reversedNFA
     }
   }
 
@@ -72,7 +79,16 @@ public struct LinearRegex: Sendable {
   var classes: [CharSet] { compiled.classes }
   var onePass: OnePass? { compiled.onePass }
   var nfa: [[Inst]]? { compiled.nfa }
-  var tree: Node { compiled.tree }
+  var tree: Node {
+    if let tree = compiled.tree { return tree }
+    // Read from its compiled form: the source compiled when the form was written.
+    var parser = Parser(source.unicodeScalars.map(\.value))
+    do {
+      return try parser.parseAll()
+    } catch {
+      preconditionFailure("a compiled pattern's source no longer parses: \(error)")
+    }
+  }
 
   public init(_ pattern: String) throws(SyntaxError) {
     try self.init(pattern, fastPaths: true)
@@ -113,7 +129,7 @@ public struct LinearRegex: Sendable {
   var nfaPrograms: [[Inst]] {
     if let nfa = compiled.nfa { return nfa }
     var compiler = Compiler(lookCount: compiled.lookCount, compactRuns: false)
-    compiler.compile(compiled.tree)
+    compiler.compile(tree)
     return compiler.programs
   }
 
@@ -557,6 +573,14 @@ public struct LinearRegex: Sendable {
     /// The entries of each program's start.
     let starts: [Range<Int>]
 
+    init(classes: [CharSet], consumers: [Consumer], entries: [Entry], looks: [Look], starts: [Range<Int>]) {
+      self.classes = classes
+      self.consumers = consumers
+      self.entries = entries
+      self.looks = looks
+      self.starts = starts
+    }
+
     init?(programs: [[Inst]], classes: [CharSet]) {
       guard programs.count <= 64 else { return nil }  // lookahead results live on the stack
       var builder = Builder(programs: programs, classes: classes)
@@ -888,13 +912,23 @@ public struct LinearRegex: Sendable {
 
     init?(_ node: Node, classes: [CharSet]) {
       guard let set = Analysis(classes: classes).facts(node).required, let shortest = set.shortest, shortest >= 2 else { return nil }
-      needles = Set(set.indices.map { Array(set[$0]) }).sorted { $0.lexicographicallyPrecedes($1) }
+      self.init(needles: Set(set.indices.map { Array(set[$0]) }).sorted { $0.lexicographicallyPrecedes($1) }, shortest: shortest)
+    }
+
+    /// From the needles alone (as `LinearRegex.write(to:)` keeps them).
+    init(needles: [[UInt8]]) {
+      self.init(needles: needles, shortest: needles.map(\.count).min() ?? 0)
+    }
+
+    private init(needles: [[UInt8]], shortest: Int) {
+      self.needles = needles
       var first = [Bool](repeating: false, count: 256)
       for needle in needles { first[Int(needle[0])] = true }
       firstBytes = first
       self.shortest = shortest
-      let starts = Set(needles.map { $0[0] })
-      if starts.count == 1, let only = starts.first, Self.lower(only) == only, !(only >= 0x61 && only <= 0x7A) {
+      // The first byte, when every needle starts with it.
+      let only = needles.first.map { $0[0] }
+      if let only, needles.allSatisfy({ $0[0] == only }), Self.lower(only) == only, !(only >= 0x61 && only <= 0x7A) {
         commonFirst = only
       } else {
         commonFirst = nil

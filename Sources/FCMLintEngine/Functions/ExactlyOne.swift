@@ -19,8 +19,10 @@ struct ExactlyOne: RuleFunction {
   let noneInFragment: Bool
   let nullIsAbsent: Bool
   let fieldBytes: [[UInt8]]
-  /// `fields` as messages list them, joined once rather than per object.
-  let list: String
+  /// The names (both spellings), as messages list them.
+  let names: [String]
+  /// `names` as messages list them: joined for a finding only (every start makes this function).
+  var list: String { names.joined(separator: ", ") }
 
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
@@ -35,7 +37,7 @@ struct ExactlyOne: RuleFunction {
       if alternate != field { names.append(alternate) }
     }
     fieldBytes = names.map { Array($0.utf8) }
-    list = names.joined(separator: ", ")
+    self.names = names
     if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
   }
 

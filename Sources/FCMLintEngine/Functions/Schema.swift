@@ -52,13 +52,13 @@ struct SchemaCheck: RuleFunction {
     self.check = check
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
-    let ignore = Set(options.strings("ignore") ?? [])
     var ignored: [ObjectIdentifier] = []
-    // Most checks ignore nothing: skip building a name for every field of the schema.
-    for (typeName, type) in schema.types where !ignore.isEmpty {
-      for field in type.fields where ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") {
-        ignored.append(ObjectIdentifier(field))
-      }
+    // Each entry looked up (`Type.field`, either spelling), not a name built for every field.
+    for entry in options.strings("ignore") ?? [] {
+      guard let dot = entry.firstIndex(of: "."), let type = schema.types[String(entry[..<dot])],
+        let field = type.byName[String(entry[entry.index(after: dot)...])]
+      else { continue }
+      ignored.append(ObjectIdentifier(type.fields[field]))
     }
     ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]
