@@ -22,15 +22,22 @@ public enum CompiledPack {
   public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String]) {
     precondition(rules.count == documentation.count)
     var writer = PackWriter()
-    let schemas = resources.schemas.keys.sorted().map { resources.schemas[$0]! }
-    writer.main.count(schemas.count)
-    for schema in schemas { writer.write(schema) }
     writer.main.count(rules.count)
     for (rule, tree) in zip(rules, documentation) { writer.write(rule, documentation: tree) }
     writer.main.count(writer.tail.bytes.count)
     writer.write(aliases)
+    let rulesPart = writer.main.bytes
 
-    // Paths and patterns first, each once, so rules refer to them by number.
+    // What rules refer to by number, before them: the schemas, then each distinct check.
+    writer.main = CompactWriter(strings: writer.strings)
+    let schemas = resources.schemas.keys.sorted().map { resources.schemas[$0]! }
+    writer.main.count(schemas.count)
+    for schema in schemas { writer.write(schema) }
+    writer.main.count(writer.checks.count)
+    for (check, kind) in zip(writer.checks, writer.checkKinds) { writer.writeBody(check, kind: kind) }
+    let definitionsPart = writer.main.bytes
+
+    // Paths and patterns first, each once.
     var out = CompactWriter(strings: writer.strings)
     out.string(magic)
     out.uint(version)
@@ -51,8 +58,9 @@ public enum CompiledPack {
     }
     out.count(writer.patterns.count)
     for pattern in writer.patterns { pattern.write(to: &out) }
-    out.count(writer.main.bytes.count)
-    return (out.bytes + writer.main.bytes + writer.tail.bytes, writer.strings.list)
+    out.append(definitionsPart)
+    out.count(rulesPart.count)
+    return (out.bytes + rulesPart + writer.tail.bytes, writer.strings.list)
   }
 
   /// Reads `bytes` back and writes what it read again: nil when that gives the same bytes,
@@ -106,16 +114,18 @@ public enum CompiledPack {
       let regex = LinearRegex(reading: &input)
       reader.patterns.append(CompiledPattern(regex: regex, source: regex.source))
     }
-    let mainLength = input.count()
-    reader.tail = input.offset + mainLength
     reader.input = input
-
     var resources = RuleResources()
     for _ in 0..<reader.input.count() {
       let schema = reader.schema()
       resources.schemas[schema.name] = schema
     }
     reader.resources = resources
+    let checkCount = reader.input.count()
+    reader.checks.reserveCapacity(checkCount)
+    for _ in 0..<checkCount { reader.checks.append(reader.checkBody()) }
+    let mainLength = reader.input.count()
+    reader.tail = reader.input.offset + mainLength
     var rules: [Rule] = []
     let ruleCount = reader.input.count()
     rules.reserveCapacity(ruleCount)
@@ -159,6 +169,12 @@ private struct PackWriter {
   var pathNumbers: [String: Int] = [:]
   var patterns: [LinearRegex] = []
   var patternNumbers: [String: Int] = [:]
+  /// Each distinct check once (its signature and message), and its kind: the number of its
+  /// signature, shared by checks that differ only in their message (see `LintPlan`).
+  var checks: [Rule.Check] = []
+  var checkKinds: [Int] = []
+  var checkNumbers: [String: Int] = [:]
+  var kindNumbers: [String: Int] = [:]
 
   mutating func write(_ schema: Schema) {
     main.string(schema.name)
@@ -225,6 +241,19 @@ private struct PackWriter {
   }
 
   mutating func write(_ check: Rule.Check) {
+    let signature = check.signature
+    let key = signature + "\u{0}" + (check.message.map { JSONText.quote($0.source) } ?? "-")
+    if let number = checkNumbers[key] { return main.count(number) }
+    let kind = kindNumbers[signature] ?? kindNumbers.count
+    kindNumbers[signature] = kind
+    checkNumbers[key] = checks.count
+    main.count(checks.count)
+    checks.append(check)
+    checkKinds.append(kind)
+  }
+
+  mutating func writeBody(_ check: Rule.Check, kind: Int) {
+    main.count(kind)
     guard let index = FunctionRegistry.all.firstIndex(where: { $0.name == check.functionName }) else {
       preconditionFailure("unknown function '\(check.functionName)'")
     }
@@ -440,6 +469,7 @@ private struct PackReader {
   var tail = 0
   var paths: [JSONPath] = []
   var patterns: [CompiledPattern] = []
+  var checks: [Rule.Check] = []
   var resources = RuleResources()
 
   init(base: UnsafePointer<UInt8>, count: Int, strings: [String]) {
@@ -528,7 +558,10 @@ private struct PackReader {
     }
   }
 
-  mutating func check() -> Rule.Check {
+  mutating func check() -> Rule.Check { checks[input.count()] }
+
+  mutating func checkBody() -> Rule.Check {
+    let kind = Int32(input.count())
     let function = FunctionRegistry.all[input.count()]
     let field = input.bool() ? path() : nil
     var options = FunctionOptions(resources: resources)
@@ -548,7 +581,8 @@ private struct PackReader {
     } catch {
       preconditionFailure("\(function.name) refuses the options the build gave it: \(error.message)")
     }
-    return Rule.Check(field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates)
+    return Rule.Check(
+      field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates, kind: kind)
   }
 
   mutating func option() -> OptionValue {

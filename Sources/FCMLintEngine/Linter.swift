@@ -86,7 +86,7 @@ public struct Linter: Sendable {
       rules = active
     }
     activeRules = active
-    plan = LintPlan(rules)
+    plan = LintPlan(rules, sameChecks: rules.contains { !$0.isBuiltin })
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {
       for path in rule.given {
@@ -225,20 +225,8 @@ public struct Linter: Sendable {
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
     // Rules and checks by index (`rules`, a rule's `then`): appending a finding retains nothing.
     var found: [LintPlan.Found] = []
-    // Every rule's `given` nodes from one walk, then in rule order (and each rule's paths in
-    // their order) as if each rule had resolved its own paths.
-    var nodes: [NodeID] = []
-    var order: [UInt64] = []  // slot << 32 | the node's index in `nodes`: one integer to sort
-    // A request selects 50-100 `given` nodes: one allocation each, not seven doublings.
-    nodes.reserveCapacity(128)
-    order.reserveCapacity(128)
-    givenTrie.walk(document) { slot, node in
-      order.append(UInt64(slot) << 32 | UInt64(nodes.count))
-      nodes.append(node)
-    }
-    order.sort()
-    // Callbacks rather than arrays of targets: this loop runs every check of every rule on every
-    // document, and most find nothing.
+    // Where each finding was made, to put them back in rule order: slot << 32 | visit number.
+    var foundAt: [UInt64] = []
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
     let templated = document.templates != nil
@@ -247,29 +235,47 @@ public struct Linter: Sendable {
     let fragment = options.fragment || options.input?.isPart == true
     scratch.isFragment = fragment
     var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: fragment, scratch: scratch)
-    // A rule's slots are numbered together, so its nodes are consecutive in `order`.
-    var k = 0
-    while k < order.count {
-      let ruleIndex = slotRules[Int(order[k] >> 32)]
+    var memo = LintMemo()
+    // One walk of the document through every rule's `given` paths (the trie), then each rule at
+    // each node its paths select, in the order the walk reached them: rules that share a node
+    // (and the checks they share, `LintMemo`) come together, so a document costs what its parts
+    // and the checks that apply there cost. Callbacks and plain loops rather than arrays of
+    // targets: this runs every check of every rule on every document, and most find nothing.
+    var visited: [UInt64] = []  // slot << 32 | node
+    // A request selects 50-100 `given` nodes: one allocation, not seven doublings.
+    visited.reserveCapacity(128)
+    givenTrie.walk(document) { slot, node in visited.append(UInt64(slot) << 32 | UInt64(UInt32(bitPattern: node))) }
+    for (visit, entry) in visited.enumerated() {
+      let slot = Int(entry >> 32), node = NodeID(bitPattern: UInt32(truncatingIfNeeded: entry))
+      let ruleIndex = slotRules[slot]
       let rule = plan.rules[Int(ruleIndex)]
-      repeat {
-        let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
-        k += 1
-        context.given = node
-        if templated {
-          if !rule.when.isEmpty, plan.whenHoldsInTemplate(rule, context) != true { continue }
-          for check in rule.then {
-            for finding in plan.checks[Int(check)].evaluateInTemplate(at: node, context).findings {
-              found.append((ruleIndex, check - rule.then.lowerBound, finding, node))
+      let before = found.count
+      defer { for _ in before..<found.count { foundAt.append(UInt64(slot) << 32 | UInt64(visit)) } }
+      let alike = Int(plan.ruleMemo[Int(ruleIndex)])
+      if alike >= 0, let same = memo.ruleFindings(alike, at: node) {
+        // A rule alike ran here: what it found, for this rule.
+        for i in same { found.append((ruleIndex, found[i].check, found[i].finding, node)) }
+        continue
+      }
+      context.given = node
+      if templated {
+        if rule.when.isEmpty || plan.whenHoldsInTemplate(rule, context) == true {
+          for position in rule.then {
+            for finding in plan.checks[Int(plan.thenChecks[Int(position)])].evaluateInTemplate(at: node, context).findings {
+              found.append((ruleIndex, position - rule.then.lowerBound, finding, node))
             }
           }
-          continue
         }
-        if !rule.when.isEmpty, !plan.whenHolds(rule, context) { continue }
-        for check in rule.then {
-          plan.checks[Int(check)].run(at: node, context, rule: ruleIndex, check: check - rule.then.lowerBound, into: &found)
-        }
-      } while k < order.count && slotRules[Int(order[k] >> 32)] == ruleIndex
+      } else if rule.when.isEmpty || plan.whenHolds(rule, context, &memo) {
+        plan.runThen(ruleIndex, context, &memo, into: &found)
+      }
+      if alike >= 0 { memo.setRuleFindings(before..<found.count, alike, at: node, plan: plan) }
+    }
+    // In rule order (and each rule's paths in their order, each path's nodes in document order),
+    // as if each rule had resolved its own paths: the order repeats are removed in.
+    if found.count > 1, zip(foundAt, foundAt.dropFirst()).contains(where: { $0 > $1 }) {
+      let order = found.indices.sorted { foundAt[$0] != foundAt[$1] ? foundAt[$0] < foundAt[$1] : $0 < $1 }
+      found = order.map { found[$0] }
     }
     guard !found.isEmpty else { return [] }
 

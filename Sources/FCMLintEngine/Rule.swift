@@ -126,6 +126,9 @@ public struct Rule: Sendable {
     /// The options `function` was made with, as the loader checked them (what the compiled pack
     /// keeps of a check, and what tells two checks that do the same apart from two that do not).
     let options: FunctionOptions
+    /// In the compiled pack, the number shared by the checks that do the same (equal
+    /// `signature`); -1 for a check loaded from a rule file.
+    let kind: Int32
 
     public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
@@ -135,8 +138,9 @@ public struct Rule: Sendable {
 
     init(
       field: JSONPath?, function: any RuleFunction, functionName: String, options: FunctionOptions, message: MessageTemplate?,
-      templates: TemplateHandling
+      templates: TemplateHandling, kind: Int32 = -1
     ) {
+      self.kind = kind
       self.field = field
       self.function = function
       self.functionName = functionName
@@ -301,5 +305,48 @@ public struct MessageTemplate: Sendable {
       }
     }
     return out
+  }
+}
+
+extension Rule.Check {
+  /// What the check does, as text: equal for two checks that find the same everywhere (the same
+  /// function, options, field and template handling; not the message, which is the rule's to
+  /// say). Every part is quoted or tagged, so different checks never write the same text.
+  var signature: String {
+    var out = "\(functionName) \(templates.rawValue) \(field.map { JSONText.quote($0.description) } ?? "-")"
+    for (name, value) in options.entries.sorted(by: { $0.name < $1.name }) {
+      out += " \(name)=" + value.signature
+    }
+    return out
+  }
+}
+
+extension OptionValue {
+  var signature: String {
+    func list(_ items: [String]) -> String { "[" + items.map(JSONText.quote).joined(separator: ",") + "]" }
+    switch self {
+    case .string(let s): return "s" + JSONText.quote(s)
+    case .strings(let s): return "S" + list(s)
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return "n\(n.bitPattern)"
+    case .value(let v): return "v" + v.signature
+    case .path(let p): return "p" + JSONText.quote(p.description)
+    case .paths(let p): return "P" + list(p.map(\.description))
+    case .pattern(let p): return "r" + JSONText.quote(p.source)
+    case .stringMap(let m): return "m" + list(m.keys.sorted().flatMap { [$0, m[$0]!] })
+    }
+  }
+}
+
+extension LiteralValue {
+  var signature: String {
+    switch self {
+    case .string(let s): return "s" + JSONText.quote(s)
+    case .number(let n): return "n\(n.bitPattern)"
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .array(let items): return "[" + items.map(\.signature).joined(separator: ",") + "]"
+    case .object(let members): return "{" + members.map { JSONText.quote($0.0) + ":" + $0.1.signature }.joined(separator: ",") + "}"
+    }
   }
 }

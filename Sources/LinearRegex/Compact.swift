@@ -50,6 +50,9 @@ package struct CompactWriter {
 
   package mutating func string(_ value: String) { count(strings.number(value)) }
 
+  /// Bytes another writer of the same form (sharing these strings) wrote.
+  package mutating func append(_ other: [UInt8]) { bytes += other }
+
   /// Bytes that are valid UTF-8 (a name's), written as they are.
   package mutating func utf8<C: Collection<UInt8>>(_ value: C) {
     uint(UInt64(value.count))
