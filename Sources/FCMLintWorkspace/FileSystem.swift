@@ -67,7 +67,8 @@ public enum FileSystem {
   /// `limitName` (an option such as `--max-file-size`) tells the user which limit it was.
   /// Opening never blocks (a FIFO is refused, not waited on).
   public static func read(_ path: String, limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
-    let which = limitName.map { " (\($0))" } ?? ""
+    // Named only in a message: built for every file, it cost more than the read.
+    var which: String { limitName.map { " (\($0))" } ?? "" }
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return .failure(IOError(path: path, message: errorText(errno))) }
     defer { close(fd) }
@@ -85,8 +86,28 @@ public enum FileSystem {
     // One byte more than the size: a read that stops short of it, having read `size` bytes, has
     // met the end of a regular file, which spares the read that would return 0 (one system call
     // in five per file when linting a folder).
-    var bytes = [UInt8](repeating: 0, count: size < limit ? size + 1 : size)
+    // Read into the array as it is made (not zeroed first), sized from fstat.
     var total = 0
+    var failure: Int32 = 0
+    let capacity = size < limit ? size + 1 : size
+    var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      while total < capacity {
+        let n = Glibc_read(fd, buffer.baseAddress! + total, capacity - total)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        if n == 0 { break }
+        total += n
+        if total == size && total < capacity { break }
+      }
+      count = total
+    }
+    if failure != 0 { return .failure(IOError(path: path, message: errorText(failure))) }
+    // The whole file, unless it filled the array (it grew since fstat, or reports no size):
+    // then read on as below.
+    guard total == capacity else { return .success(bytes) }
     while true {
       if total == bytes.count {
         // Full: the file grew since fstat (or reports no size, as /proc files do). Read on, at most

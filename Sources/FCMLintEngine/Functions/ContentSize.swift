@@ -53,23 +53,49 @@ struct ContentSize: RuleFunction {
   private func parts(_ context: FunctionContext) -> [NodeID] {
     let document = context.document
     var parts: [NodeID] = []
+    parts.reserveCapacity(paths.count)
     for i in paths.indices {  // by index: a `for path in` copy retained each path
       paths[i].forEachNode(in: document, from: context.given) { id in
         // Node ids follow source order: a node is inside another when it comes after it and
         // starts before the other ends.
         func contains(_ outer: NodeID, _ inner: NodeID) -> Bool { outer <= inner && document[inner].start < document[outer].end }
         if parts.contains(where: { contains($0, id) }) { return }
-        parts.removeAll { contains(id, $0) }
+        if parts.contains(where: { contains(id, $0) }) { parts.removeAll { contains(id, $0) } }
         parts.append(id)
       }
     }
     return parts
   }
 
-  /// The total over every part, without naming them.
+  /// The total over every part, without naming them: `parts` in a buffer on the stack (every
+  /// message is measured), or in an array when they are many.
   private func size(_ context: FunctionContext) -> Int {
+    let document = context.document
+    let total: Int? = withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 16) { parts in
+      var count = 0, overflow = false
+      for i in paths.indices {
+        paths[i].forEachNode(in: document, from: context.given) { id in
+          func contains(_ outer: NodeID, _ inner: NodeID) -> Bool { outer <= inner && document[inner].start < document[outer].end }
+          if overflow || parts[0..<count].contains(where: { contains($0, id) }) { return }
+          var kept = 0
+          for j in 0..<count where !contains(id, parts[j]) {
+            parts[kept] = parts[j]
+            kept += 1
+          }
+          count = kept
+          guard count < parts.count else { return overflow = true }
+          parts[count] = id
+          count += 1
+        }
+      }
+      if overflow { return nil }
+      var size = 0
+      for id in parts[0..<count] { size += Self.contentBytes(id, in: document) }
+      return size
+    }
+    if let total { return total }
     var size = 0
-    for id in parts(context) { size += Self.contentBytes(id, in: context.document) }
+    for id in parts(context) { size += Self.contentBytes(id, in: document) }
     return size
   }
 

@@ -43,7 +43,8 @@ struct Length: RuleFunction {
     default:
       return []
     }
-    let values = ["length": String(length), "min": min.map(String.init) ?? "", "max": max.map(String.init) ?? ""]
+    // Built for a finding only.
+    var values: [String: String] { ["length": String(length), "min": min.map(String.init) ?? "", "max": max.map(String.init) ?? ""] }
     if let min, length < min {
       return [Finding(target, detail: "\(length) \(unit), fewer than the minimum \(min)", values)]
     }
