@@ -79,12 +79,12 @@ struct LintPlan {
   private(set) var rules: [Rule] = []
   /// Each rule's `then`, rule after rule: indices in `checks`.
   private(set) var thenChecks: [Int32] = []
-  /// Per check, its place in a document's `LintMemo` when more than one condition (or more than
-  /// one `then`) makes it, else -1.
-  private(set) var conditionMemo: [Int32] = []
-  private(set) var thenMemo: [Int32] = []
-  private(set) var conditionMemoCount = 0
-  private(set) var thenMemoCount = 0
+  /// Per check, its place in a document's `LintMemo` when rules make it more than once (as
+  /// conditions or in `then`), else -1.
+  private(set) var checkMemo: [Int32] = []
+  private(set) var checkMemoCount = 0
+  /// Per check, whether it has no field (read apart: reading it off `checks` copied the check).
+  private(set) var fieldless: [Bool] = []
   /// Per rule, its place in `LintMemo` when another rule has the same `when` and `then` (the
   /// same checks in the same places: a rule copied under another id), shared by those rules;
   /// else -1. Such a rule finds at a node exactly what the first of them found there.
@@ -163,8 +163,8 @@ struct LintPlan {
       }
       return (places, Int(next))
     }
-    (conditionMemo, conditionMemoCount) = places(conditionUses)
-    (thenMemo, thenMemoCount) = places(thenUses)
+    (checkMemo, checkMemoCount) = places(zip(conditionUses, thenUses).map { $0 + $1 })
+    fieldless = checks.map { $0.field == nil }
     // Rules alike only where checks were compared by what they do (the built-in pack has no
     // two rules alike, and its start does not pay for looking).
     ruleMemo = Array(repeating: -1, count: planned.count)
@@ -212,10 +212,11 @@ struct LintPlan {
     let condition = conditions[index]
     switch condition.kind {
     case .check:
-      let slot = conditionMemo[Int(condition.check)]
-      guard slot >= 0 else { return checks[Int(condition.check)].passes(context) }
-      if let known = memo.passes(Int(slot), at: context.given) { return known }
-      let passes = checks[Int(condition.check)].passes(context)
+      let check = Int(condition.check)
+      let slot = checkMemo[check]
+      guard slot >= 0 else { return checks[check].passes(context) }
+      if let known = memo.passes(Int(slot), at: context.given, fieldless: fieldless[check]) { return known }
+      let passes = checks[check].passes(context)
       memo.setPasses(passes, Int(slot), at: context.given, plan: self)
       return passes
     case .anyOf: return condition.operands.contains { holds(Int($0), context, &memo) }
@@ -230,7 +231,7 @@ struct LintPlan {
     for position in then {
       let check = Int(thenChecks[Int(position)])
       let number = position - then.lowerBound
-      let slot = thenMemo[check]
+      let slot = checkMemo[check]
       guard slot >= 0 else {
         checks[check].run(at: context.given, context, rule: rule, check: number, into: &found)
         continue
@@ -248,33 +249,48 @@ struct LintPlan {
 }
 
 /// What a document's shared checks found (see `LintPlan`): per check, the last node it ran at
-/// and its answer there (for a `then` check, where its findings are in the document's list).
-/// Rules that share a check meet the same nodes one after another (their `given` paths end at
-/// the same place of the trie), so one answer per check is enough.
+/// and what is known there: whether it passes (asked by a condition), where its findings are in
+/// the document's list (asked by a `then`), or both. Rules that share a check meet the same
+/// nodes one after another (their `given` paths end at the same place of the trie), so one node
+/// per check is enough.
 struct LintMemo {
-  private var conditions: [(node: NodeID, passes: Bool)] = []
-  private var thens: [(node: NodeID, findings: Range<Int32>)] = []
+  private struct Entry {
+    var node: NodeID = -1
+    var passes: Bool? = nil
+    var findings: Range<Int32>? = nil
+  }
+  private var checks: [Entry] = []
   private var rules: [(node: NodeID, findings: Range<Int32>)] = []
 
   init() {}
 
-  func passes(_ slot: Int, at node: NodeID) -> Bool? {
-    slot < conditions.count && conditions[slot].node == node ? conditions[slot].passes : nil
+  /// Whether the check passes at `node`, if known. A `then` that found nothing there answers it
+  /// too when the check has no field: then a condition and a `then` ask the function the same.
+  func passes(_ slot: Int, at node: NodeID, fieldless: Bool) -> Bool? {
+    guard slot < checks.count, checks[slot].node == node else { return nil }
+    if let passes = checks[slot].passes { return passes }
+    guard fieldless, let findings = checks[slot].findings else { return nil }
+    return findings.isEmpty
   }
 
   mutating func setPasses(_ passes: Bool, _ slot: Int, at node: NodeID, plan: LintPlan) {
-    if conditions.isEmpty { conditions = Array(repeating: (-1, false), count: plan.conditionMemoCount) }
-    conditions[slot] = (node, passes)
+    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks[slot].node != node { checks[slot] = Entry(node: node) }
+    checks[slot].passes = passes
   }
 
+  /// Where the check's findings at `node` are in the document's list, if known. A check that
+  /// passes there finds nothing.
   func findings(_ slot: Int, at node: NodeID) -> Range<Int>? {
-    guard slot < thens.count, thens[slot].node == node else { return nil }
-    return Int(thens[slot].findings.lowerBound)..<Int(thens[slot].findings.upperBound)
+    guard slot < checks.count, checks[slot].node == node else { return nil }
+    if let findings = checks[slot].findings { return Int(findings.lowerBound)..<Int(findings.upperBound) }
+    return checks[slot].passes == true ? 0..<0 : nil
   }
 
   mutating func setFindings(_ findings: Range<Int>, _ slot: Int, at node: NodeID, plan: LintPlan) {
-    if thens.isEmpty { thens = Array(repeating: (-1, 0..<0), count: plan.thenMemoCount) }
-    thens[slot] = (node, Int32(findings.lowerBound)..<Int32(findings.upperBound))
+    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks[slot].node != node { checks[slot] = Entry(node: node) }
+    checks[slot].findings = Int32(findings.lowerBound)..<Int32(findings.upperBound)
   }
 
   /// For rules alike (`LintPlan.ruleMemo`): where the findings of the last of them to run at

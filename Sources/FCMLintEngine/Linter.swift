@@ -86,7 +86,6 @@ public struct Linter: Sendable {
       rules = active
     }
     activeRules = active
-    plan = LintPlan(rules, sameChecks: rules.contains { !$0.isBuiltin })
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {
       for path in rule.given {
@@ -94,12 +93,14 @@ public struct Linter: Sendable {
         slotRules.append(Int32(index))
       }
     }
+    plan = LintPlan(rules, sameChecks: rules.contains { !$0.isBuiltin })
     givenTrie = GivenTrie(paths: paths)
     self.slotRules = slotRules
     self.options = options
   }
 
-  /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`).
+  /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`). Stored in the linter
+  /// itself: read through a class or a local copy, the loop copied each check out of its array.
   private let plan: LintPlan
   /// The `given` paths of `rules`, rule by rule, as one trie; `slotRules[slot]` is the index in
   /// `rules` of the rule a slot's path belongs to.
