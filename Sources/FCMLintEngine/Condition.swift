@@ -53,6 +53,8 @@ struct LintPlan {
     let field: JSONPath?
     let function: any RuleFunction
     let templates: FCMLintEngine.Rule.TemplateHandling
+    /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.
+    let ignoresMissing: Bool
   }
 
   /// A `when` condition; an `anyOf`'s and a `not`'s operands are `operands` of `conditions`.
@@ -118,7 +120,9 @@ struct LintPlan {
         numbers[identity] = number
       }
       if number == checks.count {
-        checks.append(Check(field: check.field, function: check.function, templates: check.templates))
+        checks.append(Check(
+          field: check.field, function: check.function, templates: check.templates,
+          ignoresMissing: type(of: check.function).ignoresMissing))
         conditionUses.append(0)
         thenUses.append(0)
       }
@@ -311,6 +315,18 @@ extension LintPlan.Check {
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {
     guard let field else { return function.passes(.found(context.given), in: context) }
+    if ignoresMissing {
+      // Only what is there can fail.
+      if field.isSingular {
+        guard let id = field.resolveNode(in: context.document, from: context.given) else { return true }
+        return function.passes(.found(id), in: context)
+      }
+      var clean = true
+      field.forEachNode(in: context.document, from: context.given) { id in
+        if clean, !function.passes(.found(id), in: context) { clean = false }
+      }
+      return clean
+    }
     if field.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
       // reads as absent, as the functions of `then` see it; read as passing, every condition on
@@ -330,6 +346,20 @@ extension LintPlan.Check {
   /// copied out of its array (retaining its function and path) for every node.
   @inline(never)
   func run(at node: NodeID, _ context: FunctionContext, rule: Int32, check: Int32, into found: inout [LintPlan.Found]) {
+    // Most fields lead nowhere in a given document: a function that finds nothing there is not
+    // asked.
+    if ignoresMissing, let field {
+      if field.isSingular {
+        guard let id = field.resolveNode(in: context.document, from: node) else { return }
+        let findings = function.check(.found(id), in: context)
+        for finding in findings { found.append((rule, check, finding, node)) }
+        return
+      }
+      field.forEachNode(in: context.document, from: node) { id in
+        for finding in function.check(.found(id), in: context) { found.append((rule, check, finding, node)) }
+      }
+      return
+    }
     // Most fields lead to one place: resolve it directly, without a walk and its closure.
     if let field, !field.isSingular {
       field.forEachResolution(in: context.document, from: node) { target in

@@ -295,6 +295,28 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     return .found(node)
   }
 
+  /// The node a path without wildcards leads to, or nil when it is missing (or leaves the
+  /// document's mount): `resolveOne` for callers that only want what is there.
+  @inline(__always)
+  func resolveNode(in document: JSONDocument, from current: NodeID) -> NodeID? {
+    let s = storage
+    var node = current
+    var i = 0
+    if s.anchor == .root {
+      node = JSONDocument.root
+      if !document.mount.isEmpty && s.count > 0 {
+        guard let first = mountEntry(document) else { return nil }
+        i = first
+      }
+    }
+    while i < s.count {
+      guard let child = s.child(i, of: node, in: document) else { return nil }
+      node = child
+      i += 1
+    }
+    return node
+  }
+
   /// For a root path in a mounted document, the segment that continues at the file's root, or nil
   /// when the path does not lead into the file.
   private func mountEntry(_ document: JSONDocument) -> Int? {

@@ -15,6 +15,10 @@ public protocol RuleFunction: Sendable {
   /// `JSONDocument.templates`), rather than on sample renderings, when its check reads values
   /// (`templates: value`). A target that is wholly a placeholder is still not given to it.
   static var readsTemplates: Bool { get }
+  /// Whether the function finds nothing (and passes) wherever its field is missing, whatever its
+  /// options: the linter then does not call it for a field a document does not have, which is
+  /// most fields of most documents.
+  static var ignoresMissing: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
 
@@ -30,6 +34,7 @@ public protocol RuleFunction: Sendable {
 extension RuleFunction {
   public static var placeholders: [String] { [] }
   public static var readsTemplates: Bool { false }
+  public static var ignoresMissing: Bool { false }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty

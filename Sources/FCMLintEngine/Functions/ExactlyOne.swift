@@ -5,6 +5,7 @@ import FCMLintJSON
 /// whose sender adds the member at send time), and at each extra member when several are.
 struct ExactlyOne: RuleFunction {
   static let name = "exactlyOne"
+  static let ignoresMissing = true
   static let summary = "An object must have exactly one of the members named in `fields`."
   static let options = [
     OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set (in either proto3 spelling)"),

@@ -13,6 +13,7 @@ import FCMLintJSON
 /// dedicated rule checks (such as `AndroidConfig.ttl`), so one mistake gets one diagnostic.
 struct SchemaCheck: RuleFunction {
   static let name = "schema"
+  static let ignoresMissing = true
   static let summary = "A message must match the schema `schema`: known field names (`check: unknownFields`), JSON types (`types`) or enum values (`enums`)."
   static let options = [
     OptionSpec("schema", .string, required: true, "the schema's name (fcm-v1 is built in)"),

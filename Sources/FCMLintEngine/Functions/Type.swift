@@ -3,6 +3,7 @@ import FCMLintJSON
 /// The value must have one of the given JSON types. A missing field passes (pair with `present`).
 struct TypeIs: RuleFunction {
   static let name = "type"
+  static let ignoresMissing = true
   static let summary = "The value's JSON type must be one of `type` (object, array, string, number, integer, boolean, null)."
   static let options = [OptionSpec("type", .strings, required: true, "the allowed types")]
   static let placeholders = ["expected", "actual"]

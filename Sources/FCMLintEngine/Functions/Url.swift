@@ -5,6 +5,7 @@ import FCMLintJSON
 /// `https://foo.bar.pizza-monster.png` the ".png" is part of the host name, and the path is empty.
 struct URLCheck: RuleFunction {
   static let name = "url"
+  static let ignoresMissing = true
   static let summary = "A string must be an absolute URL with one of `schemes`, and its path must end in one of `extensions`."
   static let options = [
     OptionSpec("schemes", .strings, "allowed schemes, lower case (for example https); any when absent"),
