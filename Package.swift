@@ -87,9 +87,9 @@ let package = Package(
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
-    // Checks each rule file completely and embeds its tree as Swift code, the documentation apart:
-    // a broken built-in rule fails the build with its line and column, and starting fcmlint
-    // parses no rule text.
+    // Loads each rule file completely and embeds the pack compiled (CompiledPack), the
+    // documentation apart: a broken built-in rule fails the build with its line and column, and
+    // starting fcmlint parses and compiles no rule text.
     .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
