@@ -55,6 +55,8 @@ struct LintPlan {
     let templates: FCMLintEngine.Rule.TemplateHandling
     /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.
     let ignoresMissing: Bool
+    /// `function`'s `failsWhereMissing`: as a condition, it fails where its field leads nowhere.
+    let failsWhereMissing: Bool
   }
 
   /// A `when` condition; an `anyOf`'s and a `not`'s operands are `operands` of `conditions`.
@@ -122,7 +124,7 @@ struct LintPlan {
       if number == checks.count {
         checks.append(Check(
           field: check.field, function: check.function, templates: check.templates,
-          ignoresMissing: type(of: check.function).ignoresMissing))
+          ignoresMissing: type(of: check.function).ignoresMissing, failsWhereMissing: type(of: check.function).failsWhereMissing))
         conditionUses.append(0)
         thenUses.append(0)
       }
@@ -326,6 +328,10 @@ extension LintPlan.Check {
         if clean, !function.passes(.found(id), in: context) { clean = false }
       }
       return clean
+    }
+    if failsWhereMissing, field.isSingular {
+      guard let id = field.resolveNode(in: context.document, from: context.given) else { return false }
+      return function.passes(.found(id), in: context)
     }
     if field.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)

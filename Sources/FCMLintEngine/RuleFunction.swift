@@ -19,6 +19,9 @@ public protocol RuleFunction: Sendable {
   /// options: the linter then does not call it for a field a document does not have, which is
   /// most fields of most documents.
   static var ignoresMissing: Bool { get }
+  /// Whether the function fails (does not pass) wherever its field is missing, whatever its
+  /// options: a condition then needs only to know whether the field is there.
+  static var failsWhereMissing: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
 
@@ -35,6 +38,7 @@ extension RuleFunction {
   public static var placeholders: [String] { [] }
   public static var readsTemplates: Bool { false }
   public static var ignoresMissing: Bool { false }
+  public static var failsWhereMissing: Bool { false }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty

@@ -54,6 +54,9 @@ final class EngineEquivalenceTests: XCTestCase {
                 if type(of: check.function).ignoresMissing, case .missing = target {
                   XCTAssertTrue(check.function.passes(target, in: context), "\(rule.id): \(check.functionName) on \(target) in \(name)")
                 }
+                if type(of: check.function).failsWhereMissing, case .missing = target {
+                  XCTAssertFalse(check.function.passes(target, in: context), "\(rule.id): \(check.functionName) on \(target) in \(name)")
+                }
                 compared += 1
               }
             }
