@@ -191,6 +191,28 @@ extension LinearRegex {
     } else {
       out.bool(false)
     }
+    if let dfa = c.dfa {
+      out.bool(true)
+      // Tables of small numbers as runs of bytes (below 0x80, so still valid UTF-8): read back
+      // a byte an entry rather than a number at a time.
+      let small = dfa.classCount < 0x80 && dfa.matches.count < 0x7F
+      out.bool(small)
+      out.count(dfa.classCount)
+      out.count(dfa.matches.count)
+      for state in dfa.matches.indices {
+        out.bool(dfa.matches[state])
+        out.bool(dfa.matchesAtEnd[state])
+      }
+      if small {
+        out.utf8(dfa.classOf)
+        out.utf8(dfa.next.map { UInt8(Int($0) + 1) })
+      } else {
+        for byte in dfa.classOf { out.count(Int(byte)) }
+        for to in dfa.next { out.count(Int(to) + 1) }
+      }
+    } else {
+      out.bool(false)
+    }
   }
 
   /// Reads what `write(to:)` wrote.
@@ -242,8 +264,31 @@ extension LinearRegex {
       for _ in 0..<needleCount { needles.append(input.utf8()) }
       prefilter = RequiredLiterals(needles: needles)
     }
+    var dfa: DFA? = nil
+    if input.bool() {
+      let small = input.bool()
+      let classCount = input.count()
+      let stateCount = input.count()
+      var matches: [Bool] = [], matchesAtEnd: [Bool] = []
+      matches.reserveCapacity(stateCount)
+      matchesAtEnd.reserveCapacity(stateCount)
+      for _ in 0..<stateCount {
+        matches.append(input.bool())
+        matchesAtEnd.append(input.bool())
+      }
+      let classOf: [UInt8], next: [Int16]
+      if small {
+        classOf = Array(input.utf8Span())
+        next = input.utf8Span().map { Int16($0) - 1 }
+      } else {
+        classOf = (0..<128).map { _ in UInt8(input.count()) }
+        next = (0..<(stateCount * classCount)).map { _ in Int16(input.count() - 1) }
+      }
+      dfa = DFA(classOf: classOf, classCount: classCount, next: next, matches: matches, matchesAtEnd: matchesAtEnd)
+    }
     self.source = source
-    compiled = Compiled(prefilter: prefilter, classes: classes, tree: nil, lookCount: lookCount, onePass: onePass, nfa: nfa, reversedNFA: reversed)
+    compiled = Compiled(
+      prefilter: prefilter, classes: classes, tree: nil, lookCount: lookCount, onePass: onePass, nfa: nfa, reversedNFA: reversed, dfa: dfa)
   }
 
   private static func write(_ programs: [[Inst]], to out: inout CompactWriter) {

@@ -57,14 +57,21 @@ public struct LinearRegex: Sendable {
     let nfa: [[Inst]]?
     /// The lookaheads' programs reversed, by program (see `Run.table`).
     let reversedNFA: [[Inst]]
+    /// The NFA determinized for ASCII text, when it has no lookahead and few states.
+    let dfa: DFA?
 
-    convenience init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?) {
+    convenience init(
+      prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?, dfa: DFA? = nil
+    ) {
       self.init(
         prefilter: prefilter, classes: classes, tree: tree, lookCount: lookCount, onePass: onePass, nfa: nfa,
-        reversedNFA: Compiler.reversedLookaheads(tree, lookCount: lookCount))
+        reversedNFA: Compiler.reversedLookaheads(tree, lookCount: lookCount), dfa: dfa)
     }
 
-    init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node?, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?, reversedNFA: [[Inst]]) {
+    init(
+      prefilter: RequiredLiterals?, classes: [CharSet], tree: Node?, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?,
+      reversedNFA: [[Inst]], dfa: DFA?
+    ) {
       self.prefilter = prefilter
       self.classes = classes
       self.tree = tree
@@ -72,6 +79,7 @@ public struct LinearRegex: Sendable {
       self.onePass = onePass
       self.nfa = nfa
       self.reversedNFA = reversedNFA
+      self.dfa = dfa
     }
   }
 
@@ -116,7 +124,9 @@ public struct LinearRegex: Sendable {
       var compiler = Compiler(lookCount: parser.lookCount, compactRuns: false)
       compiler.compile(tree)
       let prefilter = RequiredLiterals(tree, classes: parser.classes)
-      compiled = Compiled(prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs)
+      let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
+      compiled = Compiled(
+        prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs, dfa: dfa)
     } else {
       // An anchored one-pass match stops at the first character that cannot go on, sooner
       // than a search for a required literal through the whole text: no prefilter.
@@ -144,6 +154,8 @@ public struct LinearRegex: Sendable {
     let compiled = compiled
     let input = UTF8Text(bytes: bytes)
     if let onePass = compiled.onePass { return onePass.matches(input) }
+    // A table look-up per byte costs less than the prefilter's search.
+    if let dfa = compiled.dfa, let matched = dfa.matches(bytes) { return matched }
     if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
     var run = Run(programs: compiled.nfa!, reversed: compiled.reversedNFA, classes: compiled.classes, text: input)
     return run.search(program: 0, anchoredAt: nil)
