@@ -93,9 +93,9 @@ let package = Package(
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
     .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
-    // Checks each rule file completely and embeds its tree as Swift code, the documentation apart:
-    // a broken built-in rule fails the build with its line and column, and starting fcmlint
-    // parses no rule text.
+    // Loads each rule file completely and embeds the pack compiled (CompiledPack), the
+    // documentation apart: a broken built-in rule fails the build with its line and column, and
+    // starting fcmlint parses and compiles no rule text.
     .executableTarget(name: "embed-rules", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintSystem", "FCMLintWorkspace"]),
     .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["embed-rules"]),
     // `fcmlint lsp`: the Language Server Protocol front end, beside the CLI; it turns LSP into

@@ -45,12 +45,21 @@ extension RuleReader {
 /// `Rule.Check`) or out of a buffer, a check is retained and released around each call, with
 /// its function and path; an element of an array of structs is borrowed in place. So the plan
 /// holds no class of its own, and nothing in it is copied per node.
+///
+/// A check that several rules make (the same function, options, field and template handling:
+/// one `Rule.Check`, or equal ones) is one check here, and a document pays for it once per node
+/// (`LintMemo`): what a document costs follows the checks that apply to it, not the number of
+/// rules that ask for them.
 struct LintPlan {
   /// A check: its function at the place its path leads to.
   struct Check {
     let field: JSONPath?
     let function: any RuleFunction
     let templates: FCMLintEngine.Rule.TemplateHandling
+    /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.
+    let ignoresMissing: Bool
+    /// `function`'s `failsWhereMissing`: as a condition, it fails where its field leads nowhere.
+    let failsWhereMissing: Bool
   }
 
   /// A `when` condition; an `anyOf`'s and a `not`'s operands are `operands` of `conditions`.
@@ -62,8 +71,8 @@ struct LintPlan {
     let operands: Range<Int32>
   }
 
-  /// A rule: its top-level `when` conditions in `conditions`, its `then` checks in `checks`
-  /// (in the rule's order, so `then.lowerBound + i` is `Rule.then[i]`).
+  /// A rule: its top-level `when` conditions in `conditions`, its `then` checks in `thenChecks`
+  /// (in the rule's order, so `thenChecks[then.lowerBound + i]` is `Rule.then[i]`'s check).
   struct Rule {
     let when: Range<Int32>
     let then: Range<Int32>
@@ -75,47 +84,234 @@ struct LintPlan {
   private(set) var checks: [Check] = []
   private(set) var conditions: [Condition] = []
   private(set) var rules: [Rule] = []
+  /// Each rule's `then`, rule after rule: indices in `checks`.
+  private(set) var thenChecks: [Int32] = []
+  /// Per check, its place in a document's `LintMemo` when rules make it more than once (as
+  /// conditions or in `then`), else -1.
+  private(set) var checkMemo: [Int32] = []
+  private(set) var checkMemoCount = 0
+  /// Per check, whether it has no field (read apart: reading it off `checks` copied the check).
+  private(set) var fieldless: [Bool] = []
+  /// Per rule, its place in `LintMemo` when another rule has the same `when` and `then` (the
+  /// same checks in the same places: a rule copied under another id), shared by those rules;
+  /// else -1. Such a rule finds at a node exactly what the first of them found there.
+  private(set) var ruleMemo: [Int32] = []
+  private(set) var ruleMemoCount = 0
 
-  init(_ rules: [FCMLintEngine.Rule]) {
-    for rule in rules {
-      let then = Int32(checks.count)..<Int32(checks.count + rule.then.count)
-      checks += rule.then.map { Check(field: $0.field, function: $0.function, templates: $0.templates) }
-      self.rules.append(Rule(when: place(rule.when), then: then))
+  /// `sameChecks`: whether checks are told apart by what they do (`Rule.Check.signature`), as
+  /// for rules loaded from different places, or by the kind the compiled pack gave them (the
+  /// build compared their signatures), else by being one object.
+  init(_ rules: [FCMLintEngine.Rule], sameChecks bySignature: Bool) {
+    var checks: [Check] = [], conditions: [Condition] = [], thenChecks: [Int32] = []
+    var numbers: [ObjectIdentifier: Int32] = [:]
+    var kinds: [Int32] = []  // a compiled check's kind → its number here, or -1
+    var signatures: [String: Int32] = [:]
+    var conditionUses: [Int32] = [], thenUses: [Int32] = []
+    func number(_ check: FCMLintEngine.Rule.Check) -> Int32 {
+      var number = Int32(checks.count)
+      if !bySignature, check.kind >= 0 {
+        // The built-in pack: told by the kind the build gave it, no hashing.
+        let kind = Int(check.kind)
+        if kind >= kinds.count { kinds += repeatElement(-1, count: kind + 1 - kinds.count) }
+        if kinds[kind] >= 0 { return kinds[kind] }
+        kinds[kind] = number
+      } else {
+        let identity = ObjectIdentifier(check)
+        if let number = numbers[identity] { return number }
+        if bySignature {
+          let signature = check.signature
+          if let known = signatures[signature] { number = known } else { signatures[signature] = number }
+        }
+        numbers[identity] = number
+      }
+      if number == checks.count {
+        checks.append(Check(
+          field: check.field, function: check.function, templates: check.templates,
+          ignoresMissing: type(of: check.function).ignoresMissing, failsWhereMissing: type(of: check.function).failsWhereMissing))
+        conditionUses.append(0)
+        thenUses.append(0)
+      }
+      return number
     }
-  }
-
-  /// Adds `list` as consecutive conditions (their operands after them); returns their range.
-  private mutating func place(_ list: [FCMLintEngine.Rule.Condition]) -> Range<Int32> {
-    let first = conditions.count
-    conditions += repeatElement(Condition(kind: .not, check: -1, operands: 0..<0), count: list.count)
-    for (offset, condition) in list.enumerated() {
-      switch condition {
-      case .check(let check):
-        conditions[first + offset] = Condition(kind: .check, check: Int32(checks.count), operands: 0..<0)
-        checks.append(Check(field: check.field, function: check.function, templates: check.templates))
-      case .anyOf(let operands):
-        conditions[first + offset] = Condition(kind: .anyOf, check: -1, operands: place(operands))
-      case .not(let operand):
-        conditions[first + offset] = Condition(kind: .not, check: -1, operands: place([operand]))
+    // `list` as consecutive conditions (their operands after them); returns their range.
+    func place(_ list: [FCMLintEngine.Rule.Condition]) -> Range<Int32> {
+      let first = conditions.count
+      conditions += repeatElement(Condition(kind: .not, check: -1, operands: 0..<0), count: list.count)
+      for (offset, condition) in list.enumerated() {
+        switch condition {
+        case .check(let check):
+          let n = number(check)
+          conditionUses[Int(n)] += 1
+          conditions[first + offset] = Condition(kind: .check, check: n, operands: 0..<0)
+        case .anyOf(let operands):
+          conditions[first + offset] = Condition(kind: .anyOf, check: -1, operands: place(operands))
+        case .not(let operand):
+          conditions[first + offset] = Condition(kind: .not, check: -1, operands: place([operand]))
+        }
+      }
+      return Int32(first)..<Int32(first + list.count)
+    }
+    var planned: [Rule] = []
+    planned.reserveCapacity(rules.count)
+    for rule in rules {
+      let then = Int32(thenChecks.count)..<Int32(thenChecks.count + rule.then.count)
+      for check in rule.then {
+        let n = number(check)
+        thenChecks.append(n)
+        thenUses[Int(n)] += 1
+      }
+      planned.append(Rule(when: place(rule.when), then: then))
+    }
+    // A memo place for each check made more than once (as a condition, or in `then`).
+    func places(_ uses: [Int32]) -> (places: [Int32], count: Int) {
+      var next: Int32 = 0
+      let places = uses.map { uses -> Int32 in
+        guard uses > 1 else { return -1 }
+        defer { next += 1 }
+        return next
+      }
+      return (places, Int(next))
+    }
+    (checkMemo, checkMemoCount) = places(zip(conditionUses, thenUses).map { $0 + $1 })
+    fieldless = checks.map { $0.field == nil }
+    // Rules alike only where checks were compared by what they do (the built-in pack has no
+    // two rules alike, and its start does not pay for looking).
+    ruleMemo = Array(repeating: -1, count: planned.count)
+    if bySignature {
+      var bodies: [[Int32]: Int] = [:]
+      for (index, rule) in planned.enumerated() {
+        // The rule's conditions (kinds, checks, where their operands are from its first) and
+        // its `then` checks.
+        var body: [Int32] = [Int32(rule.when.count)]
+        func add(_ range: Range<Int32>) {
+          for i in range {
+            let c = conditions[Int(i)]
+            let operands = c.operands.isEmpty ? 0 : c.operands.lowerBound - rule.when.lowerBound
+            body += [Int32(c.kind.rawValue), c.check, operands, Int32(c.operands.count)]
+            add(c.operands)
+          }
+        }
+        add(rule.when)
+        body += thenChecks[Int(rule.then.lowerBound)..<Int(rule.then.upperBound)]
+        guard let first = bodies[body] else {
+          bodies[body] = index
+          continue
+        }
+        if ruleMemo[first] < 0 {
+          ruleMemo[first] = Int32(ruleMemoCount)
+          ruleMemoCount += 1
+        }
+        ruleMemo[index] = ruleMemo[first]
       }
     }
-    return Int32(first)..<Int32(first + list.count)
+    self.checks = checks
+    self.conditions = conditions
+    self.thenChecks = thenChecks
+    self.rules = planned
   }
 
   /// Whether every top-level `when` condition of `rule` holds at `context.given`.
   @inline(__always)
-  func whenHolds(_ rule: Rule, _ context: FunctionContext) -> Bool {
-    rule.when.allSatisfy { holds(Int($0), context) }
+  func whenHolds(_ rule: Rule, _ context: FunctionContext, _ memo: inout LintMemo) -> Bool {
+    rule.when.allSatisfy { holds(Int($0), context, &memo) }
   }
 
   /// Whether condition `index` holds at `context.given`: a check holds when it finds nothing there.
-  private func holds(_ index: Int, _ context: FunctionContext) -> Bool {
+  private func holds(_ index: Int, _ context: FunctionContext, _ memo: inout LintMemo) -> Bool {
     let condition = conditions[index]
     switch condition.kind {
-    case .check: return checks[Int(condition.check)].passes(context)
-    case .anyOf: return condition.operands.contains { holds(Int($0), context) }
-    case .not: return !holds(Int(condition.operands.lowerBound), context)
+    case .check:
+      let check = Int(condition.check)
+      let slot = checkMemo[check]
+      guard slot >= 0 else { return checks[check].passes(context) }
+      if let known = memo.passes(Int(slot), at: context.given, fieldless: fieldless[check]) { return known }
+      let passes = checks[check].passes(context)
+      memo.setPasses(passes, Int(slot), at: context.given, plan: self)
+      return passes
+    case .anyOf: return condition.operands.contains { holds(Int($0), context, &memo) }
+    case .not: return !holds(Int(condition.operands.lowerBound), context, &memo)
     }
+  }
+
+  /// Appends the findings of the `then` checks of `rules[rule]` at `context.given` to `found`.
+  @inline(__always)
+  func runThen(_ rule: Int32, _ context: FunctionContext, _ memo: inout LintMemo, into found: inout [Found]) {
+    let then = rules[Int(rule)].then
+    for position in then {
+      let check = Int(thenChecks[Int(position)])
+      let number = position - then.lowerBound
+      let slot = checkMemo[check]
+      guard slot >= 0 else {
+        checks[check].run(at: context.given, context, rule: rule, check: number, into: &found)
+        continue
+      }
+      if let known = memo.findings(Int(slot), at: context.given) {
+        // The findings the first rule got, for this one.
+        for i in known { found.append((rule, number, found[i].finding, context.given)) }
+        continue
+      }
+      let start = found.count
+      checks[check].run(at: context.given, context, rule: rule, check: number, into: &found)
+      memo.setFindings(start..<found.count, Int(slot), at: context.given, plan: self)
+    }
+  }
+}
+
+/// What a document's shared checks found (see `LintPlan`): per check, the last node it ran at
+/// and what is known there: whether it passes (asked by a condition), where its findings are in
+/// the document's list (asked by a `then`), or both. Rules that share a check meet the same
+/// nodes one after another (their `given` paths end at the same place of the trie), so one node
+/// per check is enough.
+struct LintMemo {
+  private struct Entry {
+    var node: NodeID = -1
+    var passes: Bool? = nil
+    var findings: Range<Int32>? = nil
+  }
+  private var checks: [Entry] = []
+  private var rules: [(node: NodeID, findings: Range<Int32>)] = []
+
+  init() {}
+
+  /// Whether the check passes at `node`, if known. A `then` that found nothing there answers it
+  /// too when the check has no field: then a condition and a `then` ask the function the same.
+  func passes(_ slot: Int, at node: NodeID, fieldless: Bool) -> Bool? {
+    guard slot < checks.count, checks[slot].node == node else { return nil }
+    if let passes = checks[slot].passes { return passes }
+    guard fieldless, let findings = checks[slot].findings else { return nil }
+    return findings.isEmpty
+  }
+
+  mutating func setPasses(_ passes: Bool, _ slot: Int, at node: NodeID, plan: LintPlan) {
+    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks[slot].node != node { checks[slot] = Entry(node: node) }
+    checks[slot].passes = passes
+  }
+
+  /// Where the check's findings at `node` are in the document's list, if known. A check that
+  /// passes there finds nothing.
+  func findings(_ slot: Int, at node: NodeID) -> Range<Int>? {
+    guard slot < checks.count, checks[slot].node == node else { return nil }
+    if let findings = checks[slot].findings { return Int(findings.lowerBound)..<Int(findings.upperBound) }
+    return checks[slot].passes == true ? 0..<0 : nil
+  }
+
+  mutating func setFindings(_ findings: Range<Int>, _ slot: Int, at node: NodeID, plan: LintPlan) {
+    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks[slot].node != node { checks[slot] = Entry(node: node) }
+    checks[slot].findings = Int32(findings.lowerBound)..<Int32(findings.upperBound)
+  }
+
+  /// For rules alike (`LintPlan.ruleMemo`): where the findings of the last of them to run at
+  /// `node` are.
+  func ruleFindings(_ slot: Int, at node: NodeID) -> Range<Int>? {
+    guard slot < rules.count, rules[slot].node == node else { return nil }
+    return Int(rules[slot].findings.lowerBound)..<Int(rules[slot].findings.upperBound)
+  }
+
+  mutating func setRuleFindings(_ findings: Range<Int>, _ slot: Int, at node: NodeID, plan: LintPlan) {
+    if rules.isEmpty { rules = Array(repeating: (-1, 0..<0), count: plan.ruleMemoCount) }
+    rules[slot] = (node, Int32(findings.lowerBound)..<Int32(findings.upperBound))
   }
 }
 
@@ -124,6 +320,22 @@ extension LintPlan.Check {
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {
     guard let field else { return function.passes(.found(context.given), in: context) }
+    if ignoresMissing {
+      // Only what is there can fail.
+      if field.isSingular {
+        guard let id = field.resolveNode(in: context.document, from: context.given) else { return true }
+        return function.passes(.found(id), in: context)
+      }
+      var clean = true
+      field.forEachNode(in: context.document, from: context.given) { id in
+        if clean, !function.passes(.found(id), in: context) { clean = false }
+      }
+      return clean
+    }
+    if failsWhereMissing, field.isSingular {
+      guard let id = field.resolveNode(in: context.document, from: context.given) else { return false }
+      return function.passes(.found(id), in: context)
+    }
     if field.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
       // reads as absent, as the functions of `then` see it; read as passing, every condition on
@@ -143,6 +355,20 @@ extension LintPlan.Check {
   /// copied out of its array (retaining its function and path) for every node.
   @inline(never)
   func run(at node: NodeID, _ context: FunctionContext, rule: Int32, check: Int32, into found: inout [LintPlan.Found]) {
+    // Most fields lead nowhere in a given document: a function that finds nothing there is not
+    // asked.
+    if ignoresMissing, let field {
+      if field.isSingular {
+        guard let id = field.resolveNode(in: context.document, from: node) else { return }
+        let findings = function.check(.found(id), in: context)
+        for finding in findings { found.append((rule, check, finding, node)) }
+        return
+      }
+      field.forEachNode(in: context.document, from: node) { id in
+        for finding in function.check(.found(id), in: context) { found.append((rule, check, finding, node)) }
+      }
+      return
+    }
     // Most fields lead to one place: resolve it directly, without a walk and its closure.
     if let field, !field.isSingular {
       field.forEachResolution(in: context.document, from: node) { target in

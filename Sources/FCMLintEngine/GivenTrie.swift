@@ -32,43 +32,85 @@ struct GivenTrie: Sendable {
 
   /// `paths[slot]` is the path of that slot; every path must start at the root (`$`).
   init(paths: [JSONPath]) {
-    _ = add(paths.enumerated().map { (Int32($0.offset), $0.element, 0) })
+    // The trie as linked lists first (no array per node): a node's first child and next
+    // sibling, the slots ending at it, and the segment leading to it (a path's storage and depth).
+    var firstChild: [Int32] = [-1], nextSibling: [Int32] = [-1], firstSlot: [Int32] = [-1]
+    var via: [(storage: JSONPath.Storage, depth: Int)] = [(paths.first?.storage ?? JSONPath.Storage(anchor: .root, segments: [], description: "$"), 0)]
+    var nextSlot = [Int32](repeating: -1, count: paths.count), lastSlot: [Int32] = [-1]
+    for (slot, path) in paths.enumerated() {
+      let storage = path.storage
+      var node = 0
+      for depth in 0..<storage.count {
+        var child = Int(firstChild[node]), last = -1
+        while child >= 0, !Self.same(via[child], (storage, depth)) {
+          last = child
+          child = Int(nextSibling[child])
+        }
+        if child < 0 {
+          child = firstChild.count
+          firstChild.append(-1)
+          nextSibling.append(-1)
+          firstSlot.append(-1)
+          lastSlot.append(-1)
+          via.append((storage, depth))
+          if last < 0 { firstChild[node] = Int32(child) } else { nextSibling[last] = Int32(child) }
+        }
+        node = child
+      }
+      // Slots in order at each node.
+      if lastSlot[node] < 0 { firstSlot[node] = Int32(slot) } else { nextSlot[Int(lastSlot[node])] = Int32(slot) }
+      lastSlot[node] = Int32(slot)
+    }
+    // Laid out breadth first from the root (node 0), each node's edges together.
+    var order = [0], index = [Int32](repeating: 0, count: firstChild.count)
+    order.reserveCapacity(firstChild.count)
+    var i = 0
+    while i < order.count {
+      var child = Int(firstChild[order[i]])
+      while child >= 0 {
+        index[child] = Int32(order.count)
+        order.append(child)
+        child = Int(nextSibling[child])
+      }
+      i += 1
+    }
+    nodes.reserveCapacity(order.count)
+    edges.reserveCapacity(order.count)
+    segments.reserveCapacity(order.count)
+    slots.reserveCapacity(paths.count)
+    for node in order {
+      let firstSlotIndex = Int32(slots.count), firstEdge = Int32(edges.count)
+      var slot = Int(firstSlot[node])
+      while slot >= 0 {
+        slots.append(Int32(slot))
+        slot = Int(nextSlot[slot])
+      }
+      var child = Int(firstChild[node])
+      while child >= 0 {
+        let (storage, depth) = via[child]
+        var step = storage.steps[depth]
+        step.name = step.name.map { names.add(storage.names[$0]) }
+        step.alternate = step.alternate.map { names.add(storage.names[$0]) }
+        edges.append(Edge(step: step, node: index[child]))
+        segments.append(storage.segments[depth])
+        child = Int(nextSibling[child])
+      }
+      nodes.append(Node(slots: firstSlotIndex..<Int32(slots.count), edges: firstEdge..<Int32(edges.count)))
+    }
   }
 
-  /// Adds the node for `entries` (paths with the segments before `depth` behind them) and
-  /// everything under it; returns its index. Children are added before their parent's edges, so
-  /// each node's edges are contiguous.
-  private mutating func add(_ entries: [(slot: Int32, path: JSONPath, depth: Int)]) -> Int32 {
-    var ending: [Int32] = []
-    var groups: [(segment: JSONPath.Segment, step: JSONPath.Storage.Step, names: JSONDocument.NameTable, entries: [(Int32, JSONPath, Int)])] = []
-    for (slot, path, depth) in entries {
-      let storage = path.storage
-      guard depth < storage.segments.count else {
-        ending.append(slot)
-        continue
-      }
-      let segment = storage.segments[depth]
-      if let i = groups.firstIndex(where: { $0.segment == segment }) {
-        groups[i].entries.append((slot, path, depth + 1))
-      } else {
-        groups.append((segment, storage.steps[depth], storage.names, [(slot, path, depth + 1)]))
-      }
+  /// Whether two paths' segments are the same (`Segment ==`), from their compiled steps.
+  private static func same(_ a: (storage: JSONPath.Storage, depth: Int), _ b: (storage: JSONPath.Storage, depth: Int)) -> Bool {
+    if a.storage === b.storage && a.depth == b.depth { return true }
+    let x = a.storage.steps[a.depth], y = b.storage.steps[b.depth]
+    guard x.kind == y.kind else { return false }
+    switch x.kind {
+    case .wildcard: return true
+    case .index: return x.index == y.index
+    case .member:
+      guard let n = x.name, let m = y.name else { return false }
+      return a.storage.names.equals(n, m, of: b.storage.names)
     }
-    let index = Int32(nodes.count)
-    nodes.append(Node(slots: 0..<0, edges: 0..<0))
-    var children: [Edge] = []
-    for group in groups {
-      var step = group.step
-      step.name = step.name.map { names.add(group.names[$0]) }
-      step.alternate = step.alternate.map { names.add(group.names[$0]) }
-      children.append(Edge(step: step, node: add(group.entries)))
-    }
-    let firstSlot = Int32(slots.count), firstEdge = Int32(edges.count)
-    slots += ending
-    edges += children
-    segments += groups.map(\.segment)
-    nodes[Int(index)] = Node(slots: firstSlot..<Int32(slots.count), edges: firstEdge..<Int32(edges.count))
-    return index
   }
 
   /// Calls `visit(slot, node)` for every node each path selects in `document`.

@@ -73,7 +73,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         case .member(let name, let nameBytes):
           step.kind = .member
           step.name = names.add(nameBytes)
-          if nameBytes.contains(UInt8(ascii: "_")) { step.alternate = names.add(JSONPath.lowerCamelCase(name).utf8) }
+          if nameBytes.contains(UInt8(ascii: "_")) { step.alternate = names.add(JSONPath.lowerCamelCase(utf8: nameBytes)) }
           missing.append(name)
         case .index(let index):
           step.kind = .index
@@ -198,12 +198,17 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
   /// `fcm_options` → `fcmOptions`, as protoc derives JSON names.
   public static func lowerCamelCase(_ name: String) -> String {
+    String(decoding: lowerCamelCase(utf8: name.utf8), as: UTF8.self)
+  }
+
+  /// `lowerCamelCase` on UTF-8 bytes.
+  static func lowerCamelCase<Bytes: Collection<UInt8>>(utf8 name: Bytes) -> [UInt8] {
     // Protocol Buffers' JSON name rule: an underscore is dropped and an ASCII lowercase letter
     // after it is upper-cased; every other byte is kept.
     var out: [UInt8] = []
-    out.reserveCapacity(name.utf8.count)
+    out.reserveCapacity(name.count)
     var upper = false
-    for byte in name.utf8 {
+    for byte in name {
       if byte == UInt8(ascii: "_") {
         upper = true
         continue
@@ -211,7 +216,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       out.append(upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte)
       upper = false
     }
-    return String(decoding: out, as: UTF8.self)
+    return out
   }
 
   private static func isNameScalar(_ c: Unicode.Scalar, first: Bool) -> Bool {
@@ -288,6 +293,28 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       i += 1
     }
     return .found(node)
+  }
+
+  /// The node a path without wildcards leads to, or nil when it is missing (or leaves the
+  /// document's mount): `resolveOne` for callers that only want what is there.
+  @inline(__always)
+  func resolveNode(in document: JSONDocument, from current: NodeID) -> NodeID? {
+    let s = storage
+    var node = current
+    var i = 0
+    if s.anchor == .root {
+      node = JSONDocument.root
+      if !document.mount.isEmpty && s.count > 0 {
+        guard let first = mountEntry(document) else { return nil }
+        i = first
+      }
+    }
+    while i < s.count {
+      guard let child = s.child(i, of: node, in: document) else { return nil }
+      node = child
+      i += 1
+    }
+    return node
   }
 
   /// For a root path in a mounted document, the segment that continues at the file's root, or nil

@@ -32,21 +32,21 @@ public struct Linter: Sendable {
   /// Active rules with their effective severity, in id order (the syntax rule apart).
   public let rules: [Rule]
   /// Every active rule, the syntax rule included, in id order.
-  public var activeRules: [Rule] { ((syntaxRule.map { [$0] } ?? []) + rules).sorted { $0.id < $1.id } }
+  public let activeRules: [Rule]
   private let syntaxRule: Rule?
   public private(set) var options: Options
   /// The schemas and the aliases file's names the rules were loaded with: what the rules know of
   /// FCM, for code that needs it outside a rule (the parts of a message a documentation sample shows).
   public var resources: RuleResources { loadedWith.resources }
-  public var aliases: Aliases { loadedWith.aliases }
+  public var aliases: Aliases { loadedWith.aliases.aliases }
   /// Behind one reference: a linter is copied for every file it lints.
   private let loadedWith: LoadedWith
   private final class LoadedWith: Sendable {
     let resources: RuleResources
-    let aliases: Aliases
+    let aliases: RuleSet.AliasesSource
     init(_ ruleSet: RuleSet) {
       resources = ruleSet.resources
-      aliases = ruleSet.aliases
+      aliases = ruleSet.aliasesSource
     }
   }
 
@@ -71,18 +71,32 @@ public struct Linter: Sendable {
   /// `severities` overrides rule severities by id; a nil severity turns the rule off.
   public init(rules ruleSet: RuleSet, severities: [String: Severity?] = [:], options: Options = Options()) {
     loadedWith = LoadedWith(ruleSet)
+    // Sorted by index, then copied once: a rule is a large value to move around.
+    let all = ruleSet.rules
     var active: [Rule] = []
-    for var rule in ruleSet.rules {
-      if let override = severities[rule.id] {
-        guard let severity = override else { continue }
-        rule.severity = severity
+    active.reserveCapacity(all.count)
+    for i in all.indices.sorted(by: { all[$0].id < all[$1].id }) {
+      guard !severities.isEmpty, let override = severities[all[i].id] else {
+        active.append(all[i])
+        continue
       }
+      guard let severity = override else { continue }
+      var rule = all[i]
+      rule.severity = severity
       active.append(rule)
     }
-    active.sort { $0.id < $1.id }
-    syntaxRule = active.first { $0.reportsSyntax }
-    rules = active.filter { !$0.reportsSyntax }
-    plan = LintPlan(rules)
+    if let syntax = active.firstIndex(where: \.reportsSyntax) {
+      // One syntax rule: the first in id order.
+      let first = active[syntax]
+      active.removeAll(where: \.reportsSyntax)
+      syntaxRule = first
+      rules = active
+      active.insert(first, at: syntax)
+    } else {
+      syntaxRule = nil
+      rules = active
+    }
+    activeRules = active
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {
       for path in rule.given {
@@ -90,12 +104,14 @@ public struct Linter: Sendable {
         slotRules.append(Int32(index))
       }
     }
+    plan = LintPlan(rules, sameChecks: rules.contains { !$0.isBuiltin })
     givenTrie = GivenTrie(paths: paths)
     self.slotRules = slotRules
     self.options = options
   }
 
-  /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`).
+  /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`). Stored in the linter
+  /// itself: read through a class or a local copy, the loop copied each check out of its array.
   private let plan: LintPlan
   /// The `given` paths of `rules`, rule by rule, as one trie; `slotRules[slot]` is the index in
   /// `rules` of the rule a slot's path belongs to.
@@ -245,20 +261,8 @@ public struct Linter: Sendable {
   public func lint(document: JSONDocument, file: String) -> [Diagnostic] {
     // Rules and checks by index (`rules`, a rule's `then`): appending a finding retains nothing.
     var found: [LintPlan.Found] = []
-    // Every rule's `given` nodes from one walk, then in rule order (and each rule's paths in
-    // their order) as if each rule had resolved its own paths.
-    var nodes: [NodeID] = []
-    var order: [UInt64] = []  // slot << 32 | the node's index in `nodes`: one integer to sort
-    // A request selects 50-100 `given` nodes: one allocation each, not seven doublings.
-    nodes.reserveCapacity(128)
-    order.reserveCapacity(128)
-    givenTrie.walk(document) { slot, node in
-      order.append(UInt64(slot) << 32 | UInt64(nodes.count))
-      nodes.append(node)
-    }
-    order.sort()
-    // Callbacks rather than arrays of targets: this loop runs every check of every rule on every
-    // document, and most find nothing.
+    // Where each finding was made, to put them back in rule order: slot << 32 | visit number.
+    var foundAt: [UInt64] = []
     // One context for the document: per node only `given` changes. Its scratch lets functions
     // share work on this document (the schema rules' walk); it never leaves this call.
     let templated = document.templates != nil
@@ -267,29 +271,47 @@ public struct Linter: Sendable {
     let fragment = options.fragment || options.input?.isPart == true
     scratch.isFragment = fragment
     var context = FunctionContext(document: document, given: JSONDocument.root, isFragment: fragment, scratch: scratch)
-    // A rule's slots are numbered together, so its nodes are consecutive in `order`.
-    var k = 0
-    while k < order.count {
-      let ruleIndex = slotRules[Int(order[k] >> 32)]
+    var memo = LintMemo()
+    // One walk of the document through every rule's `given` paths (the trie), then each rule at
+    // each node its paths select, in the order the walk reached them: rules that share a node
+    // (and the checks they share, `LintMemo`) come together, so a document costs what its parts
+    // and the checks that apply there cost. Callbacks and plain loops rather than arrays of
+    // targets: this runs every check of every rule on every document, and most find nothing.
+    var visited: [UInt64] = []  // slot << 32 | node
+    // A request selects 50-100 `given` nodes: one allocation, not seven doublings.
+    visited.reserveCapacity(128)
+    givenTrie.walk(document) { slot, node in visited.append(UInt64(slot) << 32 | UInt64(UInt32(bitPattern: node))) }
+    for (visit, entry) in visited.enumerated() {
+      let slot = Int(entry >> 32), node = NodeID(bitPattern: UInt32(truncatingIfNeeded: entry))
+      let ruleIndex = slotRules[slot]
       let rule = plan.rules[Int(ruleIndex)]
-      repeat {
-        let node = nodes[Int(order[k] & 0xFFFF_FFFF)]
-        k += 1
-        context.given = node
-        if templated {
-          if !rule.when.isEmpty, plan.whenHoldsInTemplate(rule, context) != true { continue }
-          for check in rule.then {
-            for finding in plan.checks[Int(check)].evaluateInTemplate(at: node, context).findings {
-              found.append((ruleIndex, check - rule.then.lowerBound, finding, node))
+      let before = found.count
+      defer { for _ in before..<found.count { foundAt.append(UInt64(slot) << 32 | UInt64(visit)) } }
+      let alike = Int(plan.ruleMemo[Int(ruleIndex)])
+      if alike >= 0, let same = memo.ruleFindings(alike, at: node) {
+        // A rule alike ran here: what it found, for this rule.
+        for i in same { found.append((ruleIndex, found[i].check, found[i].finding, node)) }
+        continue
+      }
+      context.given = node
+      if templated {
+        if rule.when.isEmpty || plan.whenHoldsInTemplate(rule, context) == true {
+          for position in rule.then {
+            for finding in plan.checks[Int(plan.thenChecks[Int(position)])].evaluateInTemplate(at: node, context).findings {
+              found.append((ruleIndex, position - rule.then.lowerBound, finding, node))
             }
           }
-          continue
         }
-        if !rule.when.isEmpty, !plan.whenHolds(rule, context) { continue }
-        for check in rule.then {
-          plan.checks[Int(check)].run(at: node, context, rule: ruleIndex, check: check - rule.then.lowerBound, into: &found)
-        }
-      } while k < order.count && slotRules[Int(order[k] >> 32)] == ruleIndex
+      } else if rule.when.isEmpty || plan.whenHolds(rule, context, &memo) {
+        plan.runThen(ruleIndex, context, &memo, into: &found)
+      }
+      if alike >= 0 { memo.setRuleFindings(before..<found.count, alike, at: node, plan: plan) }
+    }
+    // In rule order (and each rule's paths in their order, each path's nodes in document order),
+    // as if each rule had resolved its own paths: the order repeats are removed in.
+    if found.count > 1, zip(foundAt, foundAt.dropFirst()).contains(where: { $0 > $1 }) {
+      let order = found.indices.sorted { foundAt[$0] != foundAt[$1] ? foundAt[$0] < foundAt[$1] : $0 < $1 }
+      found = order.map { found[$0] }
     }
     guard !found.isEmpty else { return [] }
 

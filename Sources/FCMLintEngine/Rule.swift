@@ -3,27 +3,116 @@ import FCMLintJSON
 /// One rule, loaded from one YAML file: where it applies (`given`), when (`when`), what it checks
 /// (`then`), what it says (`message`) and the examples that are both its docs and its tests.
 public struct Rule: Sendable {
-  public var id: String
   public var severity: Severity
-  public var summary: String
+  /// Everything else, behind one reference: rules are copied into every rule set and linter,
+  /// and a copy then retains one object rather than each string and list. Written (rarely) by
+  /// copying it.
+  private var storage: Storage
+
+  private final class Storage: Sendable {
+    let id: String
+    let summary: String
+    let documentationSource: DocumentationSource
+    let docs: String
+    let given: [JSONPath]
+    let when: [Condition]
+    let then: [Check]
+    let message: MessageTemplate?
+    let fix: RuleFix?
+    let source: String
+    let isBuiltin: Bool
+    let idLine: Int
+    let idColumn: Int
+
+    init(
+      id: String, summary: String, documentationSource: DocumentationSource, docs: String, given: [JSONPath], when: [Condition],
+      then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool, idLine: Int, idColumn: Int
+    ) {
+      self.id = id
+      self.summary = summary
+      self.documentationSource = documentationSource
+      self.docs = docs
+      self.given = given
+      self.when = when
+      self.then = then
+      self.message = message
+      self.fix = fix
+      self.source = source
+      self.isBuiltin = isBuiltin
+      self.idLine = idLine
+      self.idColumn = idColumn
+    }
+
+    /// This storage with some of its values changed.
+    func with(
+      id: String? = nil, summary: String? = nil, docs: String? = nil, given: [JSONPath]? = nil, when: [Condition]? = nil,
+      then: [Check]? = nil, message: MessageTemplate?? = nil, fix: RuleFix?? = nil, source: String? = nil, isBuiltin: Bool? = nil,
+      idLine: Int? = nil, idColumn: Int? = nil
+    ) -> Storage {
+      Storage(
+        id: id ?? self.id, summary: summary ?? self.summary, documentationSource: documentationSource, docs: docs ?? self.docs,
+        given: given ?? self.given, when: when ?? self.when, then: then ?? self.then, message: message ?? self.message,
+        fix: fix ?? self.fix, source: source ?? self.source, isBuiltin: isBuiltin ?? self.isBuiltin, idLine: idLine ?? self.idLine,
+        idColumn: idColumn ?? self.idColumn)
+    }
+  }
+
+  public var id: String {
+    get { storage.id }
+    set { storage = storage.with(id: newValue) }
+  }
+  public var summary: String {
+    get { storage.summary }
+    set { storage = storage.with(summary: newValue) }
+  }
   /// The description and examples, built when first asked for (see `DocumentationSource`).
   public var documentation: Documentation { documentationSource.documentation }
   public var description: String { documentation.description }
   public var examples: Examples { documentation.examples }
-  let documentationSource: DocumentationSource
-  public var docs: String
-  public var given: [JSONPath]
-  public var when: [Condition]
-  public var then: [Check]
-  public var message: MessageTemplate?
+  var documentationSource: DocumentationSource { storage.documentationSource }
+  public var docs: String {
+    get { storage.docs }
+    set { storage = storage.with(docs: newValue) }
+  }
+  public var given: [JSONPath] {
+    get { storage.given }
+    set { storage = storage.with(given: newValue) }
+  }
+  public var when: [Condition] {
+    get { storage.when }
+    set { storage = storage.with(when: newValue) }
+  }
+  public var then: [Check] {
+    get { storage.then }
+    set { storage = storage.with(then: newValue) }
+  }
+  public var message: MessageTemplate? {
+    get { storage.message }
+    set { storage = storage.with(message: .some(newValue)) }
+  }
   /// The mechanical correction offered for each finding, if the right change is unambiguous.
-  public var fix: RuleFix?
+  public var fix: RuleFix? {
+    get { storage.fix }
+    set { storage = storage.with(fix: .some(newValue)) }
+  }
   /// The file the rule was read from (`rules/...` for the built-in pack).
-  public var source: String
-  public var isBuiltin: Bool
+  public var source: String {
+    get { storage.source }
+    set { storage = storage.with(source: newValue) }
+  }
+  public var isBuiltin: Bool {
+    get { storage.isBuiltin }
+    set { storage = storage.with(isBuiltin: newValue) }
+  }
   /// Where the id is written in `source`, to report a duplicate id there.
-  public var idLine: Int = 1
-  public var idColumn: Int = 1
+  public var idLine: Int {
+    get { storage.idLine }
+    set { storage = storage.with(idLine: newValue) }
+  }
+  public var idColumn: Int {
+    get { storage.idColumn }
+    set { storage = storage.with(idColumn: newValue) }
+  }
 
   /// A check: a function applied to the value at `field` (relative to the `given` node with `@`,
   /// absolute with `$`; the `given` node itself when absent).
@@ -34,13 +123,28 @@ public struct Rule: Sendable {
     public let message: MessageTemplate?
     /// How the check reads a template's placeholders (the rule file's `templates:`).
     public let templates: TemplateHandling
+    /// The options `function` was made with, as the loader checked them (what the compiled pack
+    /// keeps of a check, and what tells two checks that do the same apart from two that do not).
+    let options: FunctionOptions
+    /// In the compiled pack, the number shared by the checks that do the same (equal
+    /// `signature`); -1 for a check loaded from a rule file.
+    let kind: Int32
 
-    public init(
+    public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
     ) {
+      self.init(field: field, function: function, functionName: functionName, options: FunctionOptions(), message: message, templates: templates)
+    }
+
+    init(
+      field: JSONPath?, function: any RuleFunction, functionName: String, options: FunctionOptions, message: MessageTemplate?,
+      templates: TemplateHandling, kind: Int32 = -1
+    ) {
+      self.kind = kind
       self.field = field
       self.function = function
       self.functionName = functionName
+      self.options = options
       self.message = message
       self.templates = templates
     }
@@ -63,20 +167,10 @@ public struct Rule: Sendable {
     when: [Condition], then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool,
     idLine: Int, idColumn: Int
   ) {
-    self.id = id
     self.severity = severity
-    self.summary = summary
-    self.documentationSource = documentation
-    self.docs = docs
-    self.given = given
-    self.when = when
-    self.then = then
-    self.message = message
-    self.fix = fix
-    self.source = source
-    self.isBuiltin = isBuiltin
-    self.idLine = idLine
-    self.idColumn = idColumn
+    storage = Storage(
+      id: id, summary: summary, documentationSource: documentation, docs: docs, given: given, when: when, then: then,
+      message: message, fix: fix, source: source, isBuiltin: isBuiltin, idLine: idLine, idColumn: idColumn)
   }
 
   /// What only `rules`, `explain` and the tests read.
@@ -132,7 +226,7 @@ public struct Rule: Sendable {
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).
-  public var reportsSyntax: Bool { then.contains { $0.function is ValidJSON } }
+  public var reportsSyntax: Bool { then.contains { type(of: $0.function) == ValidJSON.self } }
 }
 
 /// A message with `{placeholder}`s, checked at load against what the rule's functions provide.
@@ -144,6 +238,11 @@ public struct MessageTemplate: Sendable {
 
   let parts: [Part]
   public let source: String
+
+  init(parts: [Part], source: String) {
+    self.parts = parts
+    self.source = source
+  }
 
   /// Parses `text`; `{{` and `}}` stand for literal braces. Works on the UTF-8 bytes: the braces
   /// are ASCII, and every built-in message is parsed at each start.
@@ -206,5 +305,48 @@ public struct MessageTemplate: Sendable {
       }
     }
     return out
+  }
+}
+
+extension Rule.Check {
+  /// What the check does, as text: equal for two checks that find the same everywhere (the same
+  /// function, options, field and template handling; not the message, which is the rule's to
+  /// say). Every part is quoted or tagged, so different checks never write the same text.
+  var signature: String {
+    var out = "\(functionName) \(templates.rawValue) \(field.map { JSONText.quote($0.description) } ?? "-")"
+    for (name, value) in options.entries.sorted(by: { $0.name < $1.name }) {
+      out += " \(name)=" + value.signature
+    }
+    return out
+  }
+}
+
+extension OptionValue {
+  var signature: String {
+    func list(_ items: [String]) -> String { "[" + items.map(JSONText.quote).joined(separator: ",") + "]" }
+    switch self {
+    case .string(let s): return "s" + JSONText.quote(s)
+    case .strings(let s): return "S" + list(s)
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return "n\(n.bitPattern)"
+    case .value(let v): return "v" + v.signature
+    case .path(let p): return "p" + JSONText.quote(p.description)
+    case .paths(let p): return "P" + list(p.map(\.description))
+    case .pattern(let p): return "r" + JSONText.quote(p.source)
+    case .stringMap(let m): return "m" + list(m.keys.sorted().flatMap { [$0, m[$0]!] })
+    }
+  }
+}
+
+extension LiteralValue {
+  var signature: String {
+    switch self {
+    case .string(let s): return "s" + JSONText.quote(s)
+    case .number(let n): return "n\(n.bitPattern)"
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .array(let items): return "[" + items.map(\.signature).joined(separator: ",") + "]"
+    case .object(let members): return "{" + members.map { JSONText.quote($0.0) + ":" + $0.1.signature }.joined(separator: ",") + "}"
+    }
   }
 }

@@ -15,6 +15,13 @@ public protocol RuleFunction: Sendable {
   /// `JSONDocument.templates`), rather than on sample renderings, when its check reads values
   /// (`templates: value`). A target that is wholly a placeholder is still not given to it.
   static var readsTemplates: Bool { get }
+  /// Whether the function finds nothing (and passes) wherever its field is missing, whatever its
+  /// options: the linter then does not call it for a field a document does not have, which is
+  /// most fields of most documents.
+  static var ignoresMissing: Bool { get }
+  /// Whether the function fails (does not pass) wherever its field is missing, whatever its
+  /// options: a condition then needs only to know whether the field is there.
+  static var failsWhereMissing: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
 
@@ -30,6 +37,8 @@ public protocol RuleFunction: Sendable {
 extension RuleFunction {
   public static var placeholders: [String] { [] }
   public static var readsTemplates: Bool { false }
+  public static var ignoresMissing: Bool { false }
+  public static var failsWhereMissing: Bool { false }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty
@@ -193,49 +202,70 @@ public enum OptionValue: Sendable {
 
 /// A function's options after they were checked against its declaration.
 public struct FunctionOptions: Sendable {
-  public var values: [String: OptionValue]
+  /// The options by name, in the order given. A check has a handful: a list searched by name
+  /// costs less than a dictionary's hashing, and every start makes one per built-in check.
+  var entries: [(name: String, value: OptionValue)] = []
   /// Schemas and other data the rule files may name.
   public var resources: RuleResources
 
+  public var values: [String: OptionValue] {
+    get { Dictionary(entries, uniquingKeysWith: { _, last in last }) }
+    set { entries = newValue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+  }
+
   public init(_ values: [String: OptionValue] = [:], resources: RuleResources = RuleResources()) {
-    self.values = values
     self.resources = resources
+    if !values.isEmpty { self.values = values }
+  }
+
+  /// The value of option `name`, if given.
+  public subscript(name: String) -> OptionValue? {
+    get { entries.first { $0.name == name }?.value }
+    set {
+      let index = entries.firstIndex { $0.name == name }
+      switch (index, newValue) {
+      case (let i?, let value?): entries[i].value = value
+      case (let i?, nil): entries.remove(at: i)
+      case (nil, let value?): entries.append((name, value))
+      case (nil, nil): break
+      }
+    }
   }
 
   public func string(_ name: String) -> String? {
-    if case .string(let s)? = values[name] { return s }
+    if case .string(let s)? = self[name] { return s }
     return nil
   }
   public func strings(_ name: String) -> [String]? {
-    if case .strings(let s)? = values[name] { return s }
+    if case .strings(let s)? = self[name] { return s }
     return nil
   }
   public func bool(_ name: String) -> Bool? {
-    if case .bool(let b)? = values[name] { return b }
+    if case .bool(let b)? = self[name] { return b }
     return nil
   }
   public func number(_ name: String) -> Double? {
-    if case .number(let n)? = values[name] { return n }
+    if case .number(let n)? = self[name] { return n }
     return nil
   }
   public func value(_ name: String) -> LiteralValue? {
-    if case .value(let v)? = values[name] { return v }
+    if case .value(let v)? = self[name] { return v }
     return nil
   }
   public func path(_ name: String) -> JSONPath? {
-    if case .path(let p)? = values[name] { return p }
+    if case .path(let p)? = self[name] { return p }
     return nil
   }
   public func paths(_ name: String) -> [JSONPath]? {
-    if case .paths(let p)? = values[name] { return p }
+    if case .paths(let p)? = self[name] { return p }
     return nil
   }
   public func pattern(_ name: String) -> CompiledPattern? {
-    if case .pattern(let p)? = values[name] { return p }
+    if case .pattern(let p)? = self[name] { return p }
     return nil
   }
   public func stringMap(_ name: String) -> [String: String]? {
-    if case .stringMap(let m)? = values[name] { return m }
+    if case .stringMap(let m)? = self[name] { return m }
     return nil
   }
 }

@@ -212,7 +212,7 @@ struct RuleReader {
       try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
     }
     let templates = try fields["templates"].map(Self.templates) ?? self.templates
-    return fieldPaths.map { Rule.Check(field: $0, function: instance, functionName: name, message: message, templates: templates) }
+    return fieldPaths.map { Rule.Check(field: $0, function: instance, functionName: name, options: options, message: message, templates: templates) }
   }
 
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {
@@ -222,10 +222,10 @@ struct RuleReader {
       let entries = try value.mapping(allowed: specs.map { $0.name }, what: "the options of '\(function.name)'")
       for (key, _, v) in entries {
         let spec = specs.first { $0.name == key }!
-        options.values[key] = try option(v, spec)
+        options[key] = try option(v, spec)
       }
     }
-    for spec in specs where spec.required && options.values[spec.name] == nil {
+    for spec in specs where spec.required && options[spec.name] == nil {
       throw (value ?? functionValue).fail("function '\(function.name)' needs the option '\(spec.name)' (\(spec.summary))")
     }
     return options

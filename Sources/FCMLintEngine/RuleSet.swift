@@ -8,18 +8,29 @@ public struct RuleSet: Sendable {
   /// The schemas rule files may name (the built-in fcm-v1 among them).
   public private(set) var resources = RuleResources()
   /// The names the built-in pack's rules use (`rules/aliases.yml`), which user rules may use too.
-  public private(set) var aliases = Aliases()
+  public var aliases: Aliases { aliasesSource.aliases }
+  private(set) var aliasesSource = AliasesSource.loaded(Aliases())
   private var index: [String: Int] = [:]
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
-  /// Loads the built-in pack as the build embeds it: its aliases file and rule files as trees.
-  public init(builtin rules: [EmbeddedRule], aliases: DataValue?, schemas: [(path: String, json: String)]) throws(ConfigurationError) {
-    resources = try Self.loadSchemas(schemas)
-    if let aliases { self.aliases = try Aliases().adding(aliases) }
-    let cache = CompileCache()
-    for rule in rules {
-      try add(RuleLoader.load(rule.tree, documentation: rule.documentation, isBuiltin: true, resources: resources, aliases: self.aliases, cache: cache))
+  /// The built-in pack's start (see `init(compiled:)`): its aliases are read when first asked for.
+  init(resources: RuleResources, aliases: @escaping @Sendable () -> Aliases) {
+    self.resources = resources
+    aliasesSource = .later(aliases)
+  }
+
+  /// Aliases as loaded, or read from the compiled pack each time they are asked for (a user's
+  /// rule folder, a documentation page's vocabulary: never per document).
+  enum AliasesSource: Sendable {
+    case loaded(Aliases)
+    case later(@Sendable () -> Aliases)
+
+    var aliases: Aliases {
+      switch self {
+      case .loaded(let aliases): return aliases
+      case .later(let read): return read()
+      }
     }
   }
 
@@ -64,16 +75,4 @@ public struct RuleSet: Sendable {
   public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }
 
   public var ids: [String] { rules.map(\.id).sorted() }
-}
-
-/// A built-in rule file as the build embeds it: its tree without the documentation keys, and the
-/// code that builds the tree of those keys (see `RuleLoader.load`).
-public struct EmbeddedRule: Sendable {
-  public var tree: DataValue
-  public var documentation: @Sendable () -> DataValue
-
-  public init(tree: DataValue, documentation: @escaping @Sendable () -> DataValue) {
-    self.tree = tree
-    self.documentation = documentation
-  }
 }

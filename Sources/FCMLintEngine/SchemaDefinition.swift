@@ -9,7 +9,7 @@ public struct Schema: Sendable {
   /// `@unchecked Sendable` for `refType`, the one `var`: `Schema.init` sets it before the schema
   /// is returned, so no other thread ever sees it change.
   public final class Field: @unchecked Sendable {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
       case string, bool, int32, int64, float, enumeration = "enum", duration, timestamp, message, map, `struct`, any
     }
     public let json: String
@@ -41,8 +41,17 @@ public struct Schema: Sendable {
   public final class MessageType: Sendable {
     public let name: String
     public let fields: [Field]
-    /// Both spellings of every field name.
-    public let byName: [String: Int]
+    /// Both spellings of every field name: `byName[name]` is the field's index in `fields`.
+    /// Looked up in the hash table below (no dictionary built at each start).
+    public var byName: FieldNames { FieldNames(type: self) }
+
+    public struct FieldNames {
+      let type: MessageType
+      public subscript(name: String) -> Int? {
+        var name = name
+        return name.withUTF8 { type.field(named: $0) }
+      }
+    }
     /// What a walk reads of each field for every member, as plain values (see `SchemaTrace`).
     let shapes: [(kind: Field.Kind, repeated: Bool)]
     /// Both spellings of every field name in an open-addressing hash table, so a member's key is
@@ -61,14 +70,10 @@ public struct Schema: Sendable {
       self.name = name
       self.fields = fields
       shapes = fields.map { ($0.kind, $0.repeated) }
-      var byName = [String: Int](minimumCapacity: fields.count * 2)
-      for (i, f) in fields.enumerated() {
-        byName[f.json] = i
-        byName[f.proto] = i
-      }
-      self.byName = byName
+      var count = 0
+      for f in fields { count += f.json == f.proto ? 1 : 2 }
       var size = 8, bits: UInt64 = 3
-      while size < byName.count * 2 {
+      while size < count * 2 {
         size *= 2
         bits += 1
       }
@@ -76,19 +81,38 @@ public struct Schema: Sendable {
       var table = [Slot](repeating: Slot(hash: 0, field: -1, name: nil), count: size)
       var names = JSONDocument.NameTable()
       names.reserveCapacity(fields.reduce(0) { $0 + $1.json.utf8.count + $1.proto.utf8.count })
-      // Each name once, with the field `byName` gives it, in field order (so the same table on
-      // every run, without sorting the names).
-      for (field, f) in fields.enumerated() {
-        for name in f.json == f.proto ? [f.json] : [f.json, f.proto] where byName[name] == field {
-          let utf8 = Array(name.utf8)
+      // Each name once, with the last field that has it (as a dictionary filled in field order
+      // would keep): the fields from last to first, a name skipped when it is there already.
+      let shift = shift
+      func insert(_ name: String, _ field: Int) {
+        var name = name
+        name.withUTF8 { utf8 in
           let hash = Self.hash(utf8)
           var slot = Int(truncatingIfNeeded: hash >> shift)
-          while table[slot].field >= 0 { slot = (slot + 1) & (size - 1) }
+          while let other = table[slot].name {
+            if table[slot].hash == hash, names[other].elementsEqual(utf8) { return }
+            slot = (slot + 1) & (size - 1)
+          }
           table[slot] = Slot(hash: hash, field: Int32(field), name: names.add(utf8))
         }
       }
+      for field in fields.indices.reversed() {
+        insert(fields[field].json, field)
+        if fields[field].proto != fields[field].json { insert(fields[field].proto, field) }
+      }
       self.table = table
       self.names = names
+    }
+
+    /// The field a name (as UTF-8) names, in either spelling.
+    func field<Bytes: RandomAccessCollection<UInt8>>(named utf8: Bytes) -> Int? where Bytes.Index == Int {
+      let hash = Self.hash(utf8)
+      var slot = Int(truncatingIfNeeded: hash >> shift)
+      while let name = table[slot].name {
+        if table[slot].hash == hash, names[name].elementsEqual(utf8) { return Int(table[slot].field) }
+        slot = (slot + 1) & (table.count - 1)
+      }
+      return nil
     }
 
     /// The length and four of the bytes (first, last, middle, quarter), mixed by one multiply:
@@ -124,6 +148,16 @@ public struct Schema: Sendable {
   /// `types`' values in the order of their names: a type's place here is its index
   /// (`Field.refTypeIndex`), which walks record instead of a reference.
   public var messageTypes: [MessageType]
+
+  /// A schema from its types, in the order of their names, their message fields' `refType` set.
+  init(name: String, root: String, messageTypes: [MessageType]) {
+    self.name = name
+    self.root = root
+    self.messageTypes = messageTypes
+    var types = [String: MessageType](minimumCapacity: messageTypes.count)
+    for type in messageTypes { types[type.name] = type }
+    self.types = types
+  }
 
   /// Reads a schema file's JSON. Read straight from the parsed document, not through
   /// `DataValue`: every start reads the built-in schema, and positions are only wanted for an

@@ -386,6 +386,18 @@ public struct JSONDocument: Sendable {
     /// The bytes of a name of this table.
     public subscript(name: Name) -> ArraySlice<UInt8> { bytes[Int(name.start)..<Int(name.start + name.count)] }
 
+    /// Whether `name` of this table and `other` of `table` are the same bytes (hashes first).
+    @inlinable
+    public func equals(_ name: Name, _ other: Name, of table: NameTable) -> Bool {
+      guard name.hash == other.hash, name.count == other.count else { return false }
+      if name.count == 0 { return true }
+      return bytes.withUnsafeBufferPointer { a in
+        table.bytes.withUnsafeBufferPointer { b in
+          memcmp(a.baseAddress! + Int(name.start), b.baseAddress! + Int(other.start), Int(name.count)) == 0
+        }
+      }
+    }
+
     public mutating func reserveCapacity(_ byteCount: Int) { bytes.reserveCapacity(byteCount) }
   }
 

@@ -111,13 +111,32 @@ extension POSIX {
     if size > limit { return .failure(.tooLarge(size: size)) }
     // One byte more than the size: a read that stops short of it, having read `size` bytes, has
     // met the end of a regular file, which spares the read that would return 0 (one system call
-    // in five per file when linting a folder).
-    var bytes = [UInt8](repeating: 0, count: size < limit ? size + 1 : size)
+    // in five per file when linting a folder). Read into the array as it is made (not zeroed
+    // first), sized from fstat.
     var total = 0
+    var failure: SystemError? = nil
+    let capacity = size < limit ? size + 1 : size
+    var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      while total < capacity {
+        let n = systemRead(fd, buffer.baseAddress! + total, capacity - total)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = .last
+          break
+        }
+        if n == 0 { break }
+        total += n
+        if total == size && total < capacity { break }
+      }
+      count = total
+    }
+    if let failure { return .failure(.system(failure)) }
+    // The whole file, unless it filled the array (it grew since fstat, or reports no size):
+    // then read on, at most one byte past the limit, which tells a file of exactly `limit`
+    // bytes from a larger one.
+    guard total == capacity else { return .success(bytes) }
     while true {
       if total == bytes.count {
-        // Full: the file grew since fstat (or reports no size, as /proc files do). Read on, at most
-        // one byte past the limit, which tells a file of exactly `limit` bytes from a larger one.
         if total > limit { return .failure(.tooLarge(size: nil)) }
         let grow = limit == Int.max ? max(4096, total) : min(max(4096, total), limit - total + 1)
         bytes.append(contentsOf: repeatElement(0, count: grow))
@@ -129,7 +148,6 @@ extension POSIX {
       }
       if n == 0 { break }
       total += n
-      if total == size && total < bytes.count { break }
     }
     bytes.removeSubrange(total...)
     return .success(bytes)

@@ -223,13 +223,23 @@ extension LinearRegex {
 
     init?(_ node: Node, classes: [CharSet]) {
       guard let set = Analysis(classes: classes).facts(node).required, let shortest = set.shortest, shortest >= 2 else { return nil }
-      needles = Set(set.indices.map { Array(set[$0]) }).sorted { $0.lexicographicallyPrecedes($1) }
+      self.init(needles: Set(set.indices.map { Array(set[$0]) }).sorted { $0.lexicographicallyPrecedes($1) }, shortest: shortest)
+    }
+
+    /// From the needles alone (as `LinearRegex.write(to:)` keeps them).
+    init(needles: [[UInt8]]) {
+      self.init(needles: needles, shortest: needles.map(\.count).min() ?? 0)
+    }
+
+    private init(needles: [[UInt8]], shortest: Int) {
+      self.needles = needles
       var first = [Bool](repeating: false, count: 256)
       for needle in needles { first[Int(needle[0])] = true }
       firstBytes = first
       self.shortest = shortest
-      let starts = Set(needles.map { $0[0] })
-      if starts.count == 1, let only = starts.first, Self.lower(only) == only, !(only >= 0x61 && only <= 0x7A) {
+      // The first byte, when every needle starts with it.
+      let only = needles.first.map { $0[0] }
+      if let only, needles.allSatisfy({ $0[0] == only }), Self.lower(only) == only, !(only >= 0x61 && only <= 0x7A) {
         commonFirst = only
       } else {
         commonFirst = nil

@@ -40,8 +40,9 @@ public struct LinearRegex: Sendable {
     let prefilter: RequiredLiterals?
     /// The character classes of the pattern, which instructions name by index.
     let classes: [CharSet]
-    /// The parsed pattern, kept to compile the NFA on demand when `nfa` is nil.
-    let tree: Node
+    /// The parsed pattern, kept to compile the NFA on demand when `nfa` is nil; nil for a
+    /// pattern read from its compiled form (`init(reading:)`), which parses its source again then.
+    let tree: Node?
     /// How many lookaheads the pattern has (program i + 1 is lookahead i).
     let lookCount: Int
     /// The one-pass matcher, when the pattern has one (then `nfa` is nil).
@@ -50,15 +51,29 @@ public struct LinearRegex: Sendable {
     let nfa: [[Inst]]?
     /// The lookaheads' programs reversed, by program (see `Run.table`).
     let reversedNFA: [[Inst]]
+    /// The NFA determinized for ASCII text, when it has no lookahead and few states.
+    let dfa: DFA?
 
-    init(prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?) {
+    convenience init(
+      prefilter: RequiredLiterals?, classes: [CharSet], tree: Node, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?, dfa: DFA? = nil
+    ) {
+      self.init(
+        prefilter: prefilter, classes: classes, tree: tree, lookCount: lookCount, onePass: onePass, nfa: nfa,
+        reversedNFA: Compiler.reversedLookaheads(tree, lookCount: lookCount), dfa: dfa)
+    }
+
+    init(
+      prefilter: RequiredLiterals?, classes: [CharSet], tree: Node?, lookCount: Int, onePass: OnePass?, nfa: [[Inst]]?,
+      reversedNFA: [[Inst]], dfa: DFA?
+    ) {
       self.prefilter = prefilter
       self.classes = classes
       self.tree = tree
       self.lookCount = lookCount
       self.onePass = onePass
       self.nfa = nfa
-      reversedNFA = Compiler.reversedLookaheads(tree, lookCount: lookCount)
+      self.reversedNFA = reversedNFA
+      self.dfa = dfa
     }
   }
 
@@ -66,7 +81,16 @@ public struct LinearRegex: Sendable {
   var classes: [CharSet] { compiled.classes }
   var onePass: OnePass? { compiled.onePass }
   var nfa: [[Inst]]? { compiled.nfa }
-  var tree: Node { compiled.tree }
+  var tree: Node {
+    if let tree = compiled.tree { return tree }
+    // Read from its compiled form: the source compiled when the form was written.
+    var parser = Parser(source.unicodeScalars.map(\.value))
+    do {
+      return try parser.parseAll()
+    } catch {
+      preconditionFailure("a compiled pattern's source no longer parses: \(error)")
+    }
+  }
 
   public init(_ pattern: String) throws(SyntaxError) {
     try self.init(pattern, fastPaths: true)
@@ -94,7 +118,9 @@ public struct LinearRegex: Sendable {
       var compiler = Compiler(lookCount: parser.lookCount, compactRuns: false)
       compiler.compile(tree)
       let prefilter = RequiredLiterals(tree, classes: parser.classes)
-      compiled = Compiled(prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs)
+      let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
+      compiled = Compiled(
+        prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs, dfa: dfa)
     } else {
       // An anchored one-pass match stops at the first character that cannot go on, sooner
       // than a search for a required literal through the whole text: no prefilter.
@@ -107,7 +133,7 @@ public struct LinearRegex: Sendable {
   var nfaPrograms: [[Inst]] {
     if let nfa = compiled.nfa { return nfa }
     var compiler = Compiler(lookCount: compiled.lookCount, compactRuns: false)
-    compiler.compile(compiled.tree)
+    compiler.compile(tree)
     return compiler.programs
   }
 
@@ -122,6 +148,8 @@ public struct LinearRegex: Sendable {
     let compiled = compiled
     let input = UTF8Text(bytes: bytes)
     if let onePass = compiled.onePass { return onePass.matches(input) }
+    // A table look-up per byte costs less than the prefilter's search.
+    if let dfa = compiled.dfa, let matched = dfa.matches(bytes) { return matched }
     if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
     var run = Run(programs: compiled.nfa!, reversed: compiled.reversedNFA, classes: compiled.classes, text: input)
     return run.search(program: 0, anchoredAt: nil)

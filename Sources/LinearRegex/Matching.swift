@@ -304,6 +304,14 @@ extension LinearRegex {
     /// The entries of each program's start.
     let starts: [Range<Int>]
 
+    init(classes: [CharSet], consumers: [Consumer], entries: [Entry], looks: [Look], starts: [Range<Int>]) {
+      self.classes = classes
+      self.consumers = consumers
+      self.entries = entries
+      self.looks = looks
+      self.starts = starts
+    }
+
     init?(programs: [[Inst]], classes: [CharSet]) {
       guard programs.count <= 64 else { return nil }  // lookahead results live on the stack
       var builder = Builder(programs: programs, classes: classes)

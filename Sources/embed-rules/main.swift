@@ -1,8 +1,9 @@
-// Build tool: checks the built-in rule files (and their aliases file) as the loader checks a
-// user's, then writes a Swift file embedding them, so the fcmlint executable carries its rule
-// pack and works when copied anywhere. Each file is written as the code that builds its tree
-// (`DataValue`), which the one rule loader reads like a user's YAML: nothing here knows a rule
-// key. The description and examples are written apart, built only when asked for.
+// Build tool: loads the built-in rule files (and their aliases file) with the loader that loads a
+// user's, so a broken rule fails the build at its line and column, then writes a Swift file
+// embedding the pack compiled (`CompiledPack`: rules read, paths parsed, patterns compiled), so
+// the fcmlint executable carries its rule pack, works when copied anywhere and compiles nothing
+// at start. Nothing here knows a rule key. Each rule's description and examples are kept apart,
+// read only when asked for.
 //
 // Usage: embed-rules OUTPUT.swift RULES-ROOT FILE...
 import FCMLintEngine
@@ -82,23 +83,34 @@ for (file, description) in zip(descriptionFiles, descriptions) {
   }
 }
 
-/// Swift code that builds `value`, every node with its position, so the rules the binary carries
-/// fail and report exactly as the files would. `file` is written once per function, as `f`.
-func code(_ value: DataValue, indent: String) -> String {
-  let position = "f, \(value.line), \(value.column)"
-  switch value.node {
-  case .scalar(let text, let kind, let quoted):
-    return "s(\(position), \(stringLiteral(text)), .\(kind), \(quoted))"
-  case .sequence(let items):
-    if items.isEmpty { return "q(\(position), [])" }
-    let inner = indent + "  "
-    return "q(\(position), [\n" + items.map { inner + code($0, indent: inner) + ",\n" }.joined() + indent + "])"
-  case .mapping(let members):
-    if members.isEmpty { return "m(\(position), [])" }
-    let inner = indent + "  "
-    return "m(\(position), [\n"
-      + members.map { inner + "(" + code($0.key, indent: inner) + ", " + code($0.value, indent: inner) + "),\n" }.joined() + indent + "])"
+/// The top-level members of a rule's tree whose key is (or is not) one of `keys`.
+func members(of root: DataValue, _ keys: [String], keep: Bool) -> DataValue {
+  guard case .mapping(let members) = root.node else { return root }
+  let kept = members.filter { member in
+    guard case .scalar(let key, _, _) = member.key.node else { return !keep }
+    return keys.contains(key) == keep
   }
+  return DataValue(node: .mapping(kept), file: root.file, line: root.line, column: root.column)
+}
+
+/// A Swift string literal holding exactly `bytes` (valid UTF-8), in ASCII: every other scalar
+/// written as `\u{...}`, which the compiler stores as the same UTF-8 bytes.
+func staticLiteral(_ bytes: [UInt8]) -> String {
+  guard let text = String(validating: bytes, as: UTF8.self) else { fail("embed-rules: the compiled pack is not valid UTF-8") }
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    default:
+      if scalar.value < 0x20 || scalar.value >= 0x7F {
+        out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out + "\""
 }
 
 /// A Swift string literal: quotes, backslashes and control characters escaped.
@@ -122,37 +134,50 @@ func stringLiteral(_ s: String) -> String {
   return out + "\""
 }
 
-/// The top-level members of a rule's tree whose key is (or is not) one of `keys`.
-func members(of root: DataValue, _ keys: [String], keep: Bool) -> DataValue {
-  guard case .mapping(let members) = root.node else { return root }
-  let kept = members.filter { member in
-    guard case .scalar(let key, _, _) = member.key.node else { return !keep }
-    return keys.contains(key) == keep
-  }
-  return DataValue(node: .mapping(kept), file: root.file, line: root.line, column: root.column)
-}
-
-/// A function returning the tree, with the file it was read from.
-func function(_ name: String, _ tree: DataValue, path: String) -> String {
-  "\n  /// \(path)\n  static func \(name)() -> DataValue {\n    let f = \(stringLiteral(path))\n    return \(code(tree, indent: "    "))\n  }\n"
-}
-
 func fail(_ error: ConfigurationError) -> Never {
   fail("\(error.file):\(error.line):\(error.column): error: \(error.message)")
 }
 
+/// A file's tree as the binary knows it: named by its path in the repository.
+func tree(_ file: String) throws(ConfigurationError) -> DataValue {
+  try DataValue(yaml: read(file), file: relative(file))
+}
+
 let aliasesPath = root + Aliases.fileName
 var aliases = Aliases()
-var aliasesFunction = ""
 if ruleFiles.contains(aliasesPath) {
   do {
-    let tree = try DataValue(yaml: read(aliasesPath), file: aliasesPath)
-    aliases = try aliases.adding(tree)
-    aliasesFunction = function("aliasesTree", tree, path: relative(aliasesPath))
+    // Read as the file first, so a mistake is reported at its path.
+    _ = try Aliases().adding(DataValue(yaml: read(aliasesPath), file: aliasesPath))
+    aliases = try Aliases().adding(tree(aliasesPath))
   } catch {
     fail(error)
   }
 }
+
+var ids: [String: String] = [:]
+var rules: [Rule] = []
+var documentation: [DataValue] = []
+for file in ruleFiles where file != aliasesPath {
+  let path = relative(file)
+  do {
+    // The whole file, checked as a user's rule file is: a broken built-in rule fails the build.
+    let rule = try RuleLoader.load(DataValue(yaml: read(file), file: file), isBuiltin: true, resources: resources, aliases: aliases)
+    if let other = ids[rule.id] { fail("\(file):\(rule.idLine):\(rule.idColumn): error: duplicate rule id '\(rule.id)' (also in \(other))") }
+    ids[rule.id] = path
+    // The same, named by its path in the repository, as the binary carries it.
+    let embedded = try tree(file)
+    rules.append(try RuleLoader.load(embedded, isBuiltin: true, resources: resources, aliases: aliases))
+    let documentationTree = members(of: embedded, RuleLoader.documentationKeys, keep: true)
+    _ = try RuleLoader.documentation(documentationTree)
+    documentation.append(documentationTree)
+  } catch {
+    fail(error)
+  }
+}
+
+let pack = CompiledPack.write(rules: rules, documentation: documentation, aliases: aliases, resources: resources)
+if let problem = CompiledPack.checkRoundTrip(pack) { fail("embed-rules: the compiled pack does not read back as written: \(problem)") }
 
 var source = """
   // Generated by embed-rules from the rules/ folder at build time. Do not edit.
@@ -181,59 +206,16 @@ for description in descriptions {
 source += """
     ]
 
-    /// The aliases file (`rules/aliases.yml`) as a tree.
-    public static func aliases() -> DataValue? {
-      \(aliasesFunction.isEmpty ? "nil" : "aliasesTree()")
-    }
+    /// The rule files compiled (`CompiledPack`): \(rules.count) rules, the aliases file and the schemas.
+    public static let pack: StaticString = \(staticLiteral(pack.bytes))
 
-    /// The rule files as trees without their description and examples, which their
-    /// `documentation` builds when `rules`, `explain` or a test asks for them.
-    public static func rules() -> [EmbeddedRule] {
-      [
+    /// The strings `pack` refers to by number, each once.
+    public static let strings: [String] = [
 
   """
-var ids: [String: String] = [:]
-var functions = aliasesFunction
-for (index, file) in ruleFiles.enumerated() where file != aliasesPath {
-  let path = relative(file)
-  let tree: DataValue
-  do {
-    tree = try DataValue(yaml: read(file), file: file)
-    // The whole file, checked as a user's rule file is: a broken built-in rule fails the build.
-    let rule = try RuleLoader.load(tree, isBuiltin: true, resources: resources, aliases: aliases)
-    if let other = ids[rule.id] { fail("\(file):\(rule.idLine):\(rule.idColumn): error: duplicate rule id '\(rule.id)' (also in \(other))") }
-    ids[rule.id] = path
-  } catch {
-    fail(error)
-  }
-  let lintTree = members(of: tree, RuleLoader.documentationKeys, keep: false)
-  let documentationTree = members(of: tree, RuleLoader.documentationKeys, keep: true)
-  do {
-    // The two parts as the binary loads them.
-    _ = try RuleLoader.load(lintTree, documentation: { documentationTree }, isBuiltin: true, resources: resources, aliases: aliases)
-    _ = try RuleLoader.documentation(documentationTree)
-  } catch {
-    fail(error)
-  }
-  source += "      EmbeddedRule(tree: rule\(index)(), documentation: { documentation\(index)() }),\n"
-  functions += function("rule\(index)", lintTree, path: path)
-  functions += function("documentation\(index)", documentationTree, path: path)
-}
-source += "    ]\n  }\n"
-source += functions
+for string in pack.strings { source += "    " + stringLiteral(string) + ",\n" }
 source += """
-  }
-
-  private func s(_ file: String, _ line: Int, _ column: Int, _ text: String, _ kind: DataNode.ScalarKind, _ quoted: Bool) -> DataValue {
-    DataValue(node: .scalar(text, kind, quoted: quoted), file: file, line: line, column: column)
-  }
-
-  private func q(_ file: String, _ line: Int, _ column: Int, _ items: [DataValue]) -> DataValue {
-    DataValue(node: .sequence(items), file: file, line: line, column: column)
-  }
-
-  private func m(_ file: String, _ line: Int, _ column: Int, _ members: [(key: DataValue, value: DataValue)]) -> DataValue {
-    DataValue(node: .mapping(members), file: file, line: line, column: column)
+    ]
   }
 
   """

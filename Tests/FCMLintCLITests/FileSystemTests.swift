@@ -45,4 +45,14 @@ final class FileSystemTests: XCTestCase {
       if size > 0, case .success = FileSystem.read(path, limit: size - 1) { XCTFail("read past the limit: \(size)") }
     }
   }
+
+  #if os(Linux)
+  func testReadsFilesThatReportNoSizeToTheEnd() {
+    // A /proc file reports a size of 0 and holds more: it is read on to its end, under the limit.
+    guard case .success(let read) = FileSystem.read("/proc/self/status") else { return XCTFail("cannot read /proc/self/status") }
+    XCTAssertGreaterThan(read.count, 100)
+    XCTAssertEqual(read.last, UInt8(ascii: "\n"))
+    if case .success = FileSystem.read("/proc/self/status", limit: 10) { XCTFail("read past the limit") }
+  }
+  #endif
 }

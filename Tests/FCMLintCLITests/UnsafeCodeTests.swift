@@ -17,6 +17,7 @@ final class UnsafeCodeTests: XCTestCase {
     ("Sources/LinearRegex/", "the matchers' state sets and programs, read per input byte"),
     ("Sources/FCMLintEngine/Functions/Pattern.swift", "matches a string's bytes in the document without making a String (LinearRegex takes a buffer)"),
     ("Sources/FCMLintCLI/Lint.swift", "the result slots (`Slots`), which move out of it"),
+    ("Sources/FCMLintEngine/CompiledPack.swift", "the built-in pack's compiled form: static bytes in the binary, read in place at each start"),
   ]
 
   /// Whether a line of Swift uses unsafe code, comments aside.

@@ -50,6 +50,13 @@ final class EngineEquivalenceTests: XCTestCase {
                 XCTAssertEqual(
                   check.function.passes(target, in: context), check.function.check(target, in: context).isEmpty,
                   "\(rule.id): \(check.functionName) on \(target) in \(name)")
+                // The linter does not ask such a function where the field is missing.
+                if type(of: check.function).ignoresMissing, case .missing = target {
+                  XCTAssertTrue(check.function.passes(target, in: context), "\(rule.id): \(check.functionName) on \(target) in \(name)")
+                }
+                if type(of: check.function).failsWhereMissing, case .missing = target {
+                  XCTAssertFalse(check.function.passes(target, in: context), "\(rule.id): \(check.functionName) on \(target) in \(name)")
+                }
                 compared += 1
               }
             }
@@ -58,5 +65,38 @@ final class EngineEquivalenceTests: XCTestCase {
       }
     }
     XCTAssertGreaterThan(compared, 10_000)
+  }
+
+  /// A check several rules make runs once per node (`LintMemo`), and a rule alike another (a
+  /// copy under a new id) takes what the other found: each must report what it reports alone.
+  func testRulesCopiedUnderNewIdsReportWhatTheOriginalsReport() throws {
+    let builtin = builtinRules()
+    var doubled = builtin
+    let files = try Repository.files(under: "rules", suffixes: [".yml"]).filter { !$0.hasSuffix("/" + Aliases.fileName) }.map { file in
+      let lines = String(decoding: try Repository.bytes(atPath: file), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      let text = lines.map { $0.hasPrefix("id: ") ? $0 + "-copy" : $0 }.joined(separator: "\n")
+      return (path: "copies/" + String(file.split(separator: "/").last!), text: text)
+    }
+    try doubled.addFolder("copies", files: files.sorted { $0.path < $1.path })
+    XCTAssertEqual(doubled.rules.count, 2 * builtin.rules.count)
+    let original = Linter(rules: builtin), both = Linter(rules: doubled)
+    var texts: [(String, [UInt8])] = try Repository.files(under: "corpus", suffixes: [".json"]).map { ($0, try Repository.bytes(atPath: $0)) }
+    for rule in builtin.rules {
+      for example in rule.examples.valid + rule.examples.invalid { texts.append(("\(rule.id) example", Array(example.json.utf8))) }
+    }
+    var reported = 0
+    for (name, bytes) in texts {
+      let alone = original.lint(bytes: bytes, file: name), together = both.lint(bytes: bytes, file: name)
+      XCTAssertEqual(together.filter { !$0.rule.hasSuffix("-copy") }, alone, name)
+      // The copies report the same, under their own ids (but for the syntax rule: one per run).
+      let copies = together.filter { $0.rule.hasSuffix("-copy") }.map { d -> Diagnostic in
+        var d = d
+        d.rule = String(d.rule.dropLast("-copy".count))
+        return d
+      }
+      XCTAssertEqual(copies.sorted(by: Diagnostic.ordered), alone.filter { $0.rule != "json-syntax" }, name)
+      reported += alone.count
+    }
+    XCTAssertGreaterThan(reported, 200)
   }
 }

@@ -73,4 +73,16 @@ final class FunctionOptionTests: XCTestCase {
     XCTAssertEqual(try found(lenient, #""\"a b\" in topics""#).count, 1)
     XCTAssertTrue(try found(strict, #""'foo' in topics""#).isEmpty)
   }
+
+  func testEqualsComparesStringValuesAsSwiftStrings() throws {
+    // Plain ASCII values are compared as bytes; the rest as Strings, which are equal when
+    // canonically equivalent (U+212A KELVIN SIGN is "K"), written raw or escaped.
+    let equals = Equals(options: FunctionOptions(["value": .value(.string("K"))]))
+    for (text, expected) in [(#""K""#, true), (#""k""#, false), (#""\u212A""#, true), ("\"\u{212A}\"", true), (#""KK""#, false), (#""""#, false)] {
+      XCTAssertEqual(try found(equals, text).isEmpty, expected, text)
+    }
+    let empty = Equals(options: FunctionOptions(["value": .value(.string(""))]))
+    XCTAssertEqual(try found(empty, #""""#).isEmpty, true)
+    XCTAssertEqual(try found(empty, #""a""#).isEmpty, false)
+  }
 }

@@ -2,15 +2,16 @@ import FCMLintRuleTestSupport
 import FCMLintTestSupport
 import FCMLintWorkspace
 import FCMLintBuiltinRules
-import FCMLintEngine
+@testable import FCMLintEngine
 import XCTest
 
-/// The built-in pack lints from the trees the build writes as code (embed-rules), loaded by the
-/// same loader as a user's YAML. These tests keep it equal to what the rule files say.
+/// The built-in pack lints from the form the build compiles it to (embed-rules, `CompiledPack`),
+/// after loading the rule files with the loader that loads a user's YAML. These tests keep it
+/// equal to what the rule files say.
 final class BuiltinPackTests: XCTestCase {
   /// The pack loaded from the files under rules/, as a user's rule folder would be.
   func packFromFiles() throws -> RuleSet {
-    var pack = try RuleSet(builtin: [], aliases: nil, schemas: BuiltinRules.schemas)
+    var pack = RuleSet(resources: try RuleSet.loadSchemas(BuiltinRules.schemas))
     try pack.addDirectory(Repository.path("rules"))
     return pack
   }
@@ -43,14 +44,61 @@ final class BuiltinPackTests: XCTestCase {
     }
   }
 
-  func testRuleTreesLeaveOutTheDocumentation() throws {
-    // What a run that only lints builds: no description or examples.
-    for rule in BuiltinRules.rules() {
-      guard case .mapping(let members) = rule.tree.node else { return XCTFail("\(rule.tree.file): not a mapping") }
-      for (key, _) in members {
-        guard case .scalar(let name, _, _) = key.node else { continue }
-        XCTAssertFalse(RuleLoader.documentationKeys.contains(name), "\(rule.tree.file): \(name)")
+  func testEmbeddedPackKeepsEveryCompiledPart() throws {
+    // What the form keeps of a rule beyond what it reports on the corpus: conditions, options,
+    // messages of checks, fixes, and the aliases a user's rules may use.
+    let embedded = builtinRules(), files = try packFromFiles()
+    for rule in embedded.rules {
+      let file = try XCTUnwrap(files.rule(rule.id))
+      XCTAssertEqual(describe(rule), describe(file), rule.id)
+    }
+    let aliasesFile = Repository.path("rules/" + Aliases.fileName)
+    let written = try Aliases().adding(DataValue(yaml: String(decoding: Repository.bytes(atPath: aliasesFile), as: UTF8.self), file: "rules/aliases.yml"))
+    XCTAssertEqual(embedded.aliases.paths, written.paths)
+    XCTAssertEqual(embedded.aliases.origins, written.origins)
+    XCTAssertEqual(embedded.aliases.definitions.keys.sorted(), written.definitions.keys.sorted())
+    for (name, tree) in written.definitions { XCTAssertEqual(describe(embedded.aliases.definitions[name]!), describe(tree), name) }
+    XCTAssertEqual(embedded.aliases.strings("ApsKeys"), written.strings("ApsKeys"))
+  }
+
+  private func describe(_ rule: Rule) -> String {
+    func check(_ c: Rule.Check) -> String {
+      let options = c.options.values.keys.sorted().map { "\($0)=\(describe(c.options.values[$0]!))" }
+      return "\(c.functionName)(\(c.field?.description ?? "-"); \(options.joined(separator: ", ")); \(c.message?.source ?? "-"); \(c.templates))"
+    }
+    func condition(_ c: Rule.Condition) -> String {
+      switch c {
+      case .check(let c): return check(c)
+      case .anyOf(let list): return "anyOf[" + list.map(condition).joined(separator: ", ") + "]"
+      case .not(let inner): return "not[" + condition(inner) + "]"
       }
+    }
+    var fix = "-"
+    if let f = rule.fix {
+      fix = "\(f.action) \(f.kinds ?? []) \(f.values ?? []) \(f.matching?.source ?? "-") \(f.description?.source ?? "-")"
+    }
+    return [
+      rule.given.map(\.description).joined(separator: " "), rule.when.map(condition).joined(separator: "; "),
+      rule.then.map(check).joined(separator: "; "), rule.message?.source ?? "-", fix,
+    ].joined(separator: "\n")
+  }
+
+  private func describe(_ value: OptionValue) -> String {
+    switch value {
+    case .pattern(let p): return "/\(p.source)/"
+    case .path(let p): return p.description
+    case .paths(let p): return p.map(\.description).joined(separator: " ")
+    case .stringMap(let m): return m.keys.sorted().map { "\($0):\(m[$0]!)" }.joined(separator: ",")
+    default: return "\(value)"
+    }
+  }
+
+  private func describe(_ value: DataValue) -> String {
+    let place = "\(value.file):\(value.line):\(value.column)"
+    switch value.node {
+    case .scalar(let text, let kind, let quoted): return "\(place) \(text) \(kind) \(quoted)"
+    case .sequence(let items): return "\(place) [" + items.map(describe).joined(separator: ", ") + "]"
+    case .mapping(let members): return "\(place) {" + members.map { describe($0.key) + ": " + describe($0.value) }.joined(separator: ", ") + "}"
     }
   }
 

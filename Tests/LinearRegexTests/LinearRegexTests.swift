@@ -120,7 +120,8 @@ final class LinearRegexTests: XCTestCase {
       return s
     }
     let alphabet = Array("abcxA09.-/ éüZ\n€😀")
-    var onePass = 0
+    let ascii = Array("abcxA09.-/ Z\n_")
+    var onePass = 0, determinized = 0
     for _ in 0..<1500 {
       var source = pattern(0)
       if random(2) == 0 { source = "^" + source }
@@ -128,15 +129,20 @@ final class LinearRegexTests: XCTestCase {
       guard let fast = try? LinearRegex(source) else { continue }
       let nfa = try LinearRegex(source, fastPaths: false)
       XCTAssertNil(nfa.onePass)
+      XCTAssertNil(nfa.compiled.dfa)
       if fast.onePass != nil { onePass += 1 }
-      for _ in 0..<30 {
-        let text = String((0..<random(12)).map { _ in alphabet[random(alphabet.count)] })
+      if fast.compiled.dfa != nil { determinized += 1 }
+      for k in 0..<40 {
+        // A quarter of the texts ASCII only, which the DFA reads (the others go to the NFA).
+        let letters = k % 4 == 0 ? ascii : alphabet
+        let text = String((0..<random(16)).map { _ in letters[random(letters.count)] })
         let expected = nfa.matches(text)
         XCTAssertEqual(fast.matches(text), expected, "/\(source)/ on \(text.debugDescription)")
         XCTAssertEqual(fast.nfaMatches(text), expected, "/\(source)/ on \(text.debugDescription)")
       }
     }
     XCTAssertGreaterThan(onePass, 150, "the generated patterns exercise the one-pass matcher")
+    XCTAssertGreaterThan(determinized, 150, "the generated patterns exercise the DFA")
   }
 
   /// The rules' anchored patterns take the one-pass path (a `{1,900}` run is one state); those
@@ -159,6 +165,7 @@ final class LinearRegexTests: XCTestCase {
     let image = try LinearRegex("(?i)^[a-z][a-z0-9+.\\-]*://[^/?#]*/(?:[^?#]*/)?[^/?#]*\\.(?:webp|heic|heif|avif|tiff?|mov|m4v)(?:[?#]|$)")
     XCTAssertNil(image.onePass)
     XCTAssertNotNil(image.prefilter)
+    XCTAssertNotNil(image.compiled.dfa, "without lookaheads, the NFA is determinized for ASCII text")
     XCTAssertTrue(image.matches("https://e.com/a/b.WEBP?x"))
     XCTAssertFalse(image.matches("https://e.com/a/b.png"))
     // Unanchored patterns restart at every position: the NFA's.

@@ -15,11 +15,12 @@
 // consistently with "mutable-content": 1 and an alert; Android, APNs and web push blocks; data
 // maps); the setup checks that each lints clean, so the lint numbers measure the common path.
 //
-// The built-in pack is compiled into the fcmlint executable by a build plugin whose target is not
-// a product, so it is loaded here from the same source: the YAML files under ../rules, after the
-// schema ../rules/schema/fcm-v1.json. Set FCMLINT_RULES to use another rules folder.
+// The lint benchmarks load the pack from its source, the YAML files under ../rules, after the
+// schema ../rules/schema/fcm-v1.json, as a user's rule folder is (set FCMLINT_RULES to use
+// another rules folder); "read the compiled built-in pack" is what each start of the binary does.
 
 import Benchmark
+import FCMLintBuiltinRules
 import FCMLintEngine
 import FCMLintJSON
 import FCMLintWorkspace
@@ -103,18 +104,13 @@ let benchmarks: @Sendable () -> Void = {
   ) { _ in
     blackHole(try! Fixtures.loadRuleSet())
   }
-  // What the binary does at each start: the build wrote the rule trees as code, so only loading
-  // them (without their documentation) is left.
-  let trees = try! Fixtures.loadTrees()
-  let resources = try! Fixtures.loadSchema()
+  // What the binary does at each start: the build compiled the pack (CompiledPack), so only
+  // reading that form back is left.
   Benchmark(
-    "RulePack/load the built-in rule trees (what each start does)",
+    "RulePack/read the compiled built-in pack (what each start does)",
     configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))
   ) { _ in
-    let cache = CompileCache()
-    for tree in trees {
-      blackHole(try! RuleLoader.load(tree.rule, documentation: { tree.documentation }, isBuiltin: true, resources: resources, aliases: tree.aliases, cache: cache))
-    }
+    blackHole(try! BuiltinPack.load())
   }
   Benchmark(
     "RulePack/load the fcm-v1 schema alone",
@@ -249,26 +245,7 @@ struct Fixtures: Sendable {
     return try RuleSet.loadSchemas([(path: path, json: json)])
   }
 
-  /// The rule files' trees without their documentation, as embed-rules writes them into the binary.
-  static func loadTrees() throws -> [(rule: DataValue, documentation: DataValue, aliases: Aliases)] {
-    let (files, _) = FileSystem.files(under: rulesDirectory) { $0.hasSuffix(".yml") }
-    let aliasesFile = rulesDirectory + "/" + Aliases.fileName
-    var aliases = Aliases()
-    if files.contains(aliasesFile) { aliases = try aliases.adding(DataValue(yaml: String(contentsOfFile: aliasesFile, encoding: .utf8), file: aliasesFile)) }
-    return try files.filter { $0 != aliasesFile }.map { file in
-      let tree = try DataValue(yaml: String(contentsOfFile: file, encoding: .utf8), file: file)
-      guard case .mapping(let members) = tree.node else { fatalError("\(file): not a mapping") }
-      func part(_ documentation: Bool) -> DataValue {
-        let kept = members.filter { member in
-          guard case .scalar(let key, _, _) = member.key.node else { return false }
-          return RuleLoader.documentationKeys.contains(key) == documentation
-        }
-        return DataValue(node: .mapping(kept), file: file, line: tree.line, column: tree.column)
-      }
-      return (part(false), part(true), aliases)
-    }
-  }
-
+  /// The rule files under `rulesDirectory`, read as a user's rule folder.
   static func loadRuleSet() throws -> RuleSet {
     var rules = RuleSet(resources: try loadSchema())
     try rules.addDirectory(rulesDirectory)

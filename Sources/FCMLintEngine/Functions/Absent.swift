@@ -5,6 +5,7 @@ import FCMLintJSON
 /// Reports at the member.
 struct Absent: RuleFunction {
   static let name = "absent"
+  static let ignoresMissing = true
   static let summary = "The field must not exist."
   static let options: [OptionSpec] = []
 

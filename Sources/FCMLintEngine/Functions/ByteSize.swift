@@ -4,6 +4,7 @@ import FCMLintJSON
 /// bytes: what a server counts when it measures a payload such as APNs's 4096-byte limit.
 struct ByteSize: RuleFunction {
   static let name = "byteSize"
+  static let ignoresMissing = true
   static let summary = "A value serialised as compact JSON must take at most `max` UTF-8 bytes."
   static let options = [OptionSpec("max", .integer, required: true, "the largest allowed size in bytes")]
   static let placeholders = ["size", "max", "over"]

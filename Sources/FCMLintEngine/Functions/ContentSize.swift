@@ -53,20 +53,21 @@ struct ContentSize: RuleFunction {
   private func parts(_ context: FunctionContext) -> [NodeID] {
     let document = context.document
     var parts: [NodeID] = []
+    parts.reserveCapacity(paths.count)
     for i in paths.indices {  // by index: a `for path in` copy retained each path
       paths[i].forEachNode(in: document, from: context.given) { id in
         // Node ids follow source order: a node is inside another when it comes after it and
         // starts before the other ends.
         func contains(_ outer: NodeID, _ inner: NodeID) -> Bool { outer <= inner && document[inner].start < document[outer].end }
         if parts.contains(where: { contains($0, id) }) { return }
-        parts.removeAll { contains(id, $0) }
+        if parts.contains(where: { contains(id, $0) }) { parts.removeAll { contains(id, $0) } }
         parts.append(id)
       }
     }
     return parts
   }
 
-  /// The total over every part, without naming them.
+  /// The total over every part.
   private func size(_ context: FunctionContext) -> Int {
     var size = 0
     for id in parts(context) { size += Self.contentBytes(id, in: context.document) }

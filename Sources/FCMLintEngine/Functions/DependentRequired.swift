@@ -8,6 +8,7 @@ import FCMLintJSON
 /// whose partner is missing.
 struct DependentRequired: RuleFunction {
   static let name = "dependentRequired"
+  static let ignoresMissing = true
   static let summary = "When an object sets a member named in `fields`, it must also set the member that name maps to."
   static let options = [
     OptionSpec("fields", .stringMap, required: true, "member name → the member it requires (in either proto3 spelling)")

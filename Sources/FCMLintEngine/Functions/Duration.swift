@@ -4,6 +4,7 @@ import FCMLintJSON
 /// an `s` suffix ("3600s", "3.5s"). A bare number, "PT1H" or "3600" is rejected by FCM.
 struct DurationCheck: RuleFunction {
   static let name = "duration"
+  static let ignoresMissing = true
   static let summary = "A value must be a Duration string like \"3600s\" within `min`..`max` seconds."
   static let options = [
     OptionSpec("min", .number, "the shortest allowed duration in seconds"),

@@ -3,6 +3,7 @@ import FCMLintJSON
 /// A string value must be one of a fixed set.
 struct Enumeration: RuleFunction {
   static let name = "enumeration"
+  static let ignoresMissing = true
   static let summary = "A string value must be one of `values`."
   static let options = [
     OptionSpec("values", .strings, required: true, "the allowed values"),

@@ -4,6 +4,7 @@ import FCMLintJSON
 /// A missing field does not match.
 struct Equals: RuleFunction {
   static let name = "equals"
+  static let failsWhereMissing = true
   static let summary = "The value must equal `value`, with the same JSON type."
   static let options = [OptionSpec("value", .value, required: true, "the expected JSON value")]
   static let placeholders = ["expected"]

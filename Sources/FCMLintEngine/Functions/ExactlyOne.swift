@@ -5,6 +5,7 @@ import FCMLintJSON
 /// whose sender adds the member at send time), and at each extra member when several are.
 struct ExactlyOne: RuleFunction {
   static let name = "exactlyOne"
+  static let ignoresMissing = true
   static let summary = "An object must have exactly one of the members named in `fields`."
   static let options = [
     OptionSpec("fields", .strings, required: true, "the member names, of which exactly one must be set (in either proto3 spelling)"),
@@ -19,8 +20,10 @@ struct ExactlyOne: RuleFunction {
   let noneInFragment: Bool
   let nullIsAbsent: Bool
   let fieldBytes: [[UInt8]]
-  /// `fields` as messages list them, joined once rather than per object.
-  let list: String
+  /// The names (both spellings), as messages list them.
+  let names: [String]
+  /// `names` as messages list them: joined for a finding only (every start makes this function).
+  var list: String { names.joined(separator: ", ") }
 
   init(options: FunctionOptions) throws(OptionError) {
     fields = options.strings("fields")!
@@ -35,7 +38,7 @@ struct ExactlyOne: RuleFunction {
       if alternate != field { names.append(alternate) }
     }
     fieldBytes = names.map { Array($0.utf8) }
-    list = names.joined(separator: ", ")
+    self.names = names
     if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
   }
 

@@ -5,6 +5,7 @@ import FCMLintJSON
 /// message can say exactly what to write. Reported at each offending key.
 struct KeyName: RuleFunction {
   static let name = "keyName"
+  static let ignoresMissing = true
   static let summary = "Member names of an object must be `allowed`, not `forbidden`, and not start with `forbiddenPrefixes`; `renames` maps known mistakes to the right name."
   static let options = [
     OptionSpec("allowed", .strings, "the only names allowed"),

@@ -4,6 +4,7 @@ import FCMLintJSON
 /// array's element count or an object's member count.
 struct Length: RuleFunction {
   static let name = "length"
+  static let ignoresMissing = true
   static let summary = "The length of a string (characters, or UTF-8 bytes), array or object must lie within `min`..`max`."
   static let options = [
     OptionSpec("min", .integer, "the smallest allowed length"),
@@ -43,7 +44,8 @@ struct Length: RuleFunction {
     default:
       return []
     }
-    let values = ["length": String(length), "min": min.map(String.init) ?? "", "max": max.map(String.init) ?? ""]
+    // Built for a finding only.
+    var values: [String: String] { ["length": String(length), "min": min.map(String.init) ?? "", "max": max.map(String.init) ?? ""] }
     if let min, length < min {
       return [Finding(target, detail: "\(length) \(unit), fewer than the minimum \(min)", values)]
     }

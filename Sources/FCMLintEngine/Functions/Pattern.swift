@@ -4,6 +4,7 @@ import LinearRegex
 /// A string value must match (or must not match) a regular expression.
 struct Pattern: RuleFunction {
   static let name = "pattern"
+  static let ignoresMissing = true
   static let summary = "A string value must match `match` and must not match `notMatch`."
   static let options = [
     OptionSpec("match", .pattern, "a regular expression the value must match"),

@@ -4,6 +4,7 @@ import FCMLintJSON
 /// where the member has to be added.
 struct Present: RuleFunction {
   static let name = "present"
+  static let failsWhereMissing = true
   static let summary = "The field must exist (null counts as present only with allowNull)."
   static let options = [OptionSpec("allowNull", .bool, "whether a JSON null counts as present (default false)")]
   static let placeholders = ["missing"]

@@ -3,6 +3,7 @@ import FCMLintJSON
 /// A number must lie within bounds (APNs `badge` >= 0, `relevance-score` and colour channels in 0...1).
 struct NumberRange: RuleFunction {
   static let name = "range"
+  static let ignoresMissing = true
   static let summary = "A number must lie within `min`..`max` (inclusive)."
   static let options = [
     OptionSpec("min", .number, "the smallest allowed value"),

@@ -13,6 +13,7 @@ import FCMLintJSON
 /// dedicated rule checks (such as `AndroidConfig.ttl`), so one mistake gets one diagnostic.
 struct SchemaCheck: RuleFunction {
   static let name = "schema"
+  static let ignoresMissing = true
   static let summary = "A message must match the schema `schema`: known field names (`check: unknownFields`), JSON types (`types`) or enum values (`enums`)."
   static let options = [
     OptionSpec("schema", .string, required: true, "the schema's name (fcm-v1 is built in)"),
@@ -52,13 +53,13 @@ struct SchemaCheck: RuleFunction {
     self.check = check
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
-    let ignore = Set(options.strings("ignore") ?? [])
     var ignored: [ObjectIdentifier] = []
-    // Most checks ignore nothing: skip building a name for every field of the schema.
-    for (typeName, type) in schema.types where !ignore.isEmpty {
-      for field in type.fields where ignore.contains("\(typeName).\(field.json)") || ignore.contains("\(typeName).\(field.proto)") {
-        ignored.append(ObjectIdentifier(field))
-      }
+    // Each entry looked up (`Type.field`, either spelling), not a name built for every field.
+    for entry in options.strings("ignore") ?? [] {
+      guard let dot = entry.firstIndex(of: "."), let type = schema.types[String(entry[..<dot])],
+        let field = type.byName[String(entry[entry.index(after: dot)...])]
+      else { continue }
+      ignored.append(ObjectIdentifier(type.fields[field]))
     }
     ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]

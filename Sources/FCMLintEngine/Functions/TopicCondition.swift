@@ -5,6 +5,7 @@ import FCMLintJSON
 /// column where the condition goes wrong and the diagnostic points there.
 struct TopicCondition: RuleFunction {
   static let name = "topicCondition"
+  static let ignoresMissing = true
   static let summary = "A string must be an FCM topic condition: 'topic' in topics, &&, ||, parentheses, at most `maxTopics` topics."
   static let options = [
     OptionSpec("maxTopics", .integer, required: true, "the most topics a condition may name"),

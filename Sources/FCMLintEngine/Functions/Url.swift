@@ -5,6 +5,7 @@ import FCMLintJSON
 /// `https://foo.bar.pizza-monster.png` the ".png" is part of the host name, and the path is empty.
 struct URLCheck: RuleFunction {
   static let name = "url"
+  static let ignoresMissing = true
   static let summary = "A string must be an absolute URL with one of `schemes`, and its path must end in one of `extensions`."
   static let options = [
     OptionSpec("schemes", .strings, "allowed schemes, lower case (for example https); any when absent"),
@@ -20,7 +21,10 @@ struct URLCheck: RuleFunction {
   let missingExtension: MissingExtension
   enum MissingExtension: String { case report, pass, only }
   /// The lists as messages write them, made once: every checked URL used to build them.
-  let schemeChoices: String, schemeList: String, extensionList: String
+  /// The lists messages name: joined for a finding only (every start makes this function).
+  var schemeChoices: String { (schemes ?? []).joined(separator: " or ") }
+  var schemeList: String { (schemes ?? []).joined(separator: ", ") }
+  var extensionList: String { (extensions ?? []).map { "." + $0 }.joined(separator: ", ") }
 
   init(options: FunctionOptions) throws(OptionError) {
     schemes = options.strings("schemes")?.map { $0.lowercased() }
@@ -35,9 +39,6 @@ struct URLCheck: RuleFunction {
     }
     if extensions == nil, missingExtension != .report { throw OptionError(option: "missingExtension", "needs 'extensions'") }
     self.missingExtension = missingExtension
-    schemeChoices = (schemes ?? []).joined(separator: " or ")
-    schemeList = (schemes ?? []).joined(separator: ", ")
-    extensionList = (extensions ?? []).map { "." + $0 }.joined(separator: ", ")
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
@@ -56,7 +57,7 @@ struct URLCheck: RuleFunction {
       }
     }
     if let extensions {
-      let allowed = extensionList
+      var allowed: String { extensionList }
       // Outside `report`, "missing" means no dot at all in the last segment: ".txt" or "a." is a
       // file name whose extension is wrong, not one without an extension.
       if url.pathExtension == nil, missingExtension != .report, let suffix = url.lastDotSuffix {

@@ -1,0 +1,745 @@
+import FCMLintJSON
+import LinearRegex
+
+/// The built-in pack as the build compiles it: every rule already read, checked and compiled
+/// (paths parsed, patterns compiled to their matchers, messages split into parts, options typed),
+/// written by `write` in the compact form of `CompactWriter` and embedded in the binary as static
+/// data. A start reads it back (`RuleSet(compiled:)`): no YAML, no rule keys, no path or pattern
+/// parsed, no name looked up by hashing; each function is made from its typed options, as the
+/// loader makes it. The rule files stay the source: `embed-rules` loads them with `RuleLoader`,
+/// as a user's, so a broken rule fails the build at its line and column, and then writes this.
+///
+/// Each rule's description and examples, and the aliases file's names, are read only when asked
+/// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
+public enum CompiledPack {
+  /// Changed whenever the form changes, so a binary never reads a form it does not know.
+  static let version: UInt64 = 2
+  static let magic = "fcmlint compiled pack"
+
+  /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
+  /// `rules[i]`'s description and examples, the aliases the rules were read with, and the
+  /// schemas they may name. Every rule must come from `RuleLoader` (its checks keep their options).
+  public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String]) {
+    precondition(rules.count == documentation.count)
+    var writer = PackWriter()
+    writer.main.count(rules.count)
+    for (rule, tree) in zip(rules, documentation) { writer.write(rule, documentation: tree) }
+    writer.main.count(writer.tail.bytes.count)
+    writer.write(aliases)
+    let rulesPart = writer.main.bytes
+
+    // What rules refer to by number, before them: the schemas, then each distinct check.
+    writer.main = CompactWriter(strings: writer.strings)
+    let schemas = resources.schemas.keys.sorted().map { resources.schemas[$0]! }
+    writer.main.count(schemas.count)
+    for schema in schemas { writer.write(schema) }
+    writer.main.count(writer.checks.count)
+    for (check, kind) in zip(writer.checks, writer.checkKinds) { writer.writeBody(check, kind: kind) }
+    let definitionsPart = writer.main.bytes
+
+    // Paths and patterns first, each once.
+    var out = CompactWriter(strings: writer.strings)
+    out.string(magic)
+    out.uint(version)
+    out.count(writer.paths.count)
+    for path in writer.paths {
+      out.bool(path.anchor == .root)
+      out.string(path.description)
+      out.count(path.segments.count)
+      for segment in path.segments {
+        switch segment {
+        case .member(let name, _):
+          out.count(0)
+          out.string(name)
+        case .wildcard: out.count(1)
+        case .index(let index): out.count(2 + index)
+        }
+      }
+    }
+    out.count(writer.patterns.count)
+    for pattern in writer.patterns { pattern.write(to: &out) }
+    out.append(definitionsPart)
+    out.count(rulesPart.count)
+    return (out.bytes + rulesPart + writer.tail.bytes, writer.strings.list)
+  }
+
+  /// Reads `bytes` back and writes what it read again: nil when that gives the same bytes,
+  /// else where they part (for the build, which refuses a pack that does not read back).
+  package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String])) -> String? {
+    // Static data in the binary; here a copy that is never freed.
+    let bytes = pack.bytes
+    let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    copy.initialize(from: bytes, count: bytes.count)
+    let (rules, aliases, resources) = read(copy, count: bytes.count, strings: pack.strings)
+    let trees = rules.map { rule -> DataValue in
+      guard case .later(let tree) = rule.documentationSource else { preconditionFailure() }
+      return tree()
+    }
+    let again = write(rules: rules, documentation: trees, aliases: aliases(), resources: resources)
+    guard again.bytes != bytes || again.strings != pack.strings else { return nil }
+    let at = zip(again.bytes, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(again.bytes.count, bytes.count)
+    return "byte \(at) of \(bytes.count) (read back: \(again.bytes.count) bytes, \(again.strings.count) strings of \(pack.strings.count))"
+  }
+
+  /// Reads what `write` wrote. `base` must stay valid for the life of the program (the
+  /// documentation and the aliases are read from it when first asked for): static data.
+  static func read(
+    _ base: UnsafePointer<UInt8>, count: Int, strings: [String]
+  ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources) {
+    var input = CompactReader(base, count: count, strings: strings)
+    precondition(input.string() == magic && input.uint() == version, "the compiled rule pack is of another version")
+    var reader = PackReader(base: base, count: count, strings: strings)
+    let pathCount = input.count()
+    reader.paths.reserveCapacity(pathCount)
+    for _ in 0..<pathCount {
+      let anchor: JSONPath.Anchor = input.bool() ? .root : .current
+      let description = input.string()
+      var segments: [JSONPath.Segment] = []
+      let segmentCount = input.count()
+      segments.reserveCapacity(segmentCount)
+      for _ in 0..<segmentCount {
+        switch input.count() {
+        case 0:
+          let name = input.string()
+          segments.append(.member(name, Array(name.utf8)))
+        case 1: segments.append(.wildcard)
+        case let tag: segments.append(.index(tag - 2))
+        }
+      }
+      reader.paths.append(JSONPath(anchor: anchor, segments: segments, description: description))
+    }
+    let patternCount = input.count()
+    reader.patterns.reserveCapacity(patternCount)
+    for _ in 0..<patternCount {
+      let regex = LinearRegex(reading: &input)
+      reader.patterns.append(CompiledPattern(regex: regex, source: regex.source))
+    }
+    reader.input = input
+    var resources = RuleResources()
+    for _ in 0..<reader.input.count() {
+      let schema = reader.schema()
+      resources.schemas[schema.name] = schema
+    }
+    reader.resources = resources
+    let checkCount = reader.input.count()
+    reader.checks.reserveCapacity(checkCount)
+    for _ in 0..<checkCount { reader.checks.append(reader.checkBody()) }
+    let mainLength = reader.input.count()
+    reader.tail = reader.input.offset + mainLength
+    var rules: [Rule] = []
+    let ruleCount = reader.input.count()
+    rules.reserveCapacity(ruleCount)
+    for _ in 0..<ruleCount { rules.append(reader.rule()) }
+    let aliasesAt = reader.tail + reader.input.count()
+    let tail = reader.tail
+    let address = UInt(bitPattern: base)
+    return (rules, {
+      var aliasesReader = PackReader(base: UnsafePointer(bitPattern: address)!, count: count, strings: strings)
+      aliasesReader.tail = tail
+      aliasesReader.input.offset = aliasesAt
+      return aliasesReader.aliases()
+    }, resources)
+  }
+}
+
+extension RuleSet {
+  /// The built-in pack from its compiled form (`CompiledPack`), which must be static data: a
+  /// string literal the build wrote, and the table of string literals it refers to.
+  public init(compiled pack: StaticString, strings: [String]) {
+    precondition(pack.hasPointerRepresentation)
+    let (rules, aliases, resources) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
+    self.init(resources: resources, aliases: aliases)
+    for rule in rules {
+      do {
+        try add(rule)
+      } catch {
+        preconditionFailure("the compiled rule pack repeats an id: \(error)")
+      }
+    }
+  }
+}
+
+/// Writes a pack: `main` what every start reads, `tail` what is read only when asked for (each
+/// rule's documentation, the aliases), `paths` and `patterns` what rules refer to by number.
+private struct PackWriter {
+  let strings = CompactWriter.Strings()
+  lazy var main = CompactWriter(strings: strings)
+  lazy var tail = CompactWriter(strings: strings)
+  var paths: [JSONPath] = []
+  var pathNumbers: [String: Int] = [:]
+  var patterns: [LinearRegex] = []
+  var patternNumbers: [String: Int] = [:]
+  /// Each distinct check once (its signature and message), and its kind: the number of its
+  /// signature, shared by checks that differ only in their message (see `LintPlan`).
+  var checks: [Rule.Check] = []
+  var checkKinds: [Int] = []
+  var checkNumbers: [String: Int] = [:]
+  var kindNumbers: [String: Int] = [:]
+
+  mutating func write(_ schema: Schema) {
+    main.string(schema.name)
+    main.string(schema.root)
+    main.count(schema.messageTypes.count)
+    for type in schema.messageTypes {
+      main.string(type.name)
+      main.count(type.fields.count)
+      for field in type.fields {
+        main.string(field.json)
+        main.string(field.proto)
+        main.count(Schema.Field.Kind.allCases.firstIndex(of: field.kind)!)
+        main.bool(field.repeated)
+        main.bool(field.ref != nil)
+        if let ref = field.ref { main.string(ref) }
+        main.int(Int(field.refTypeIndex))
+        main.count(field.values.count)
+        for value in field.values { main.string(value) }
+        main.bool(field.deprecated)
+        main.bool(field.outputOnly)
+      }
+    }
+  }
+
+  mutating func write(_ rule: Rule, documentation: DataValue) {
+    main.string(rule.id)
+    main.count(Severity.allCases.firstIndex(of: rule.severity)!)
+    main.string(rule.summary)
+    main.string(rule.docs)
+    main.string(rule.source)
+    main.bool(rule.isBuiltin)
+    main.count(rule.idLine)
+    main.count(rule.idColumn)
+    main.count(tail.bytes.count)
+    Self.write(documentation, to: &tail)
+    main.count(rule.given.count)
+    for path in rule.given { write(path) }
+    main.count(rule.when.count)
+    for condition in rule.when { write(condition) }
+    main.count(rule.then.count)
+    for check in rule.then { write(check) }
+    write(rule.message)
+    if let fix = rule.fix {
+      main.bool(true)
+      write(fix)
+    } else {
+      main.bool(false)
+    }
+  }
+
+  mutating func write(_ condition: Rule.Condition) {
+    switch condition {
+    case .check(let check):
+      main.count(0)
+      write(check)
+    case .anyOf(let conditions):
+      main.count(1)
+      main.count(conditions.count)
+      for condition in conditions { write(condition) }
+    case .not(let condition):
+      main.count(2)
+      write(condition)
+    }
+  }
+
+  mutating func write(_ check: Rule.Check) {
+    let signature = check.signature
+    let key = signature + "\u{0}" + (check.message.map { JSONText.quote($0.source) } ?? "-")
+    if let number = checkNumbers[key] { return main.count(number) }
+    let kind = kindNumbers[signature] ?? kindNumbers.count
+    kindNumbers[signature] = kind
+    checkNumbers[key] = checks.count
+    main.count(checks.count)
+    checks.append(check)
+    checkKinds.append(kind)
+  }
+
+  mutating func writeBody(_ check: Rule.Check, kind: Int) {
+    main.count(kind)
+    guard let index = FunctionRegistry.all.firstIndex(where: { $0.name == check.functionName }) else {
+      preconditionFailure("unknown function '\(check.functionName)'")
+    }
+    main.count(index)
+    if let field = check.field {
+      main.bool(true)
+      write(field)
+    } else {
+      main.bool(false)
+    }
+    let options = check.options.entries
+    main.count(options.count)
+    for (key, value) in options {
+      main.string(key)
+      write(value)
+    }
+    write(check.message)
+    main.count(Rule.TemplateHandling.allCases.firstIndex(of: check.templates)!)
+  }
+
+  mutating func write(_ value: OptionValue) {
+    switch value {
+    case .string(let s):
+      main.count(0)
+      main.string(s)
+    case .strings(let strings):
+      main.count(1)
+      main.count(strings.count)
+      for s in strings { main.string(s) }
+    case .bool(let b):
+      main.count(2)
+      main.bool(b)
+    case .number(let n):
+      main.count(3)
+      main.double(n)
+    case .value(let literal):
+      main.count(4)
+      write(literal)
+    case .path(let path):
+      main.count(5)
+      write(path)
+    case .paths(let paths):
+      main.count(6)
+      main.count(paths.count)
+      for path in paths { write(path) }
+    case .pattern(let pattern):
+      main.count(7)
+      write(pattern)
+    case .stringMap(let map):
+      main.count(8)
+      main.count(map.count)
+      for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+        main.string(key)
+        main.string(value)
+      }
+    }
+  }
+
+  mutating func write(_ literal: LiteralValue) {
+    switch literal {
+    case .string(let s):
+      main.count(0)
+      main.string(s)
+    case .number(let n):
+      main.count(1)
+      main.double(n)
+    case .bool(let b):
+      main.count(b ? 3 : 2)
+    case .null: main.count(4)
+    case .array(let items):
+      main.count(5)
+      main.count(items.count)
+      for item in items { write(item) }
+    case .object(let members):
+      main.count(6)
+      main.count(members.count)
+      for (key, value) in members {
+        main.string(key)
+        write(value)
+      }
+    }
+  }
+
+  mutating func write(_ fix: RuleFix) {
+    switch fix.action {
+    case .set(let path, let value):
+      main.count(0)
+      write(path)
+      write(value)
+    case .renameKey(let template):
+      main.count(1)
+      write(template)
+    case .replaceValue(let template):
+      main.count(2)
+      write(template)
+    case .moveInto(let path):
+      main.count(3)
+      write(path)
+    case .replacePattern(let pattern, let with):
+      main.count(4)
+      write(pattern)
+      main.string(with)
+    }
+    main.bool(fix.kinds != nil)
+    if let kinds = fix.kinds {
+      main.count(kinds.count)
+      for kind in kinds { main.string(kind) }
+    }
+    main.bool(fix.values != nil)
+    if let values = fix.values {
+      main.count(values.count)
+      for value in values { write(value) }
+    }
+    main.bool(fix.matching != nil)
+    if let matching = fix.matching { write(matching) }
+    write(fix.description)
+  }
+
+  mutating func write(_ template: MessageTemplate?) {
+    guard let template else { return main.bool(false) }
+    main.bool(true)
+    write(template)
+  }
+
+  mutating func write(_ template: MessageTemplate) {
+    main.string(template.source)
+    main.count(template.parts.count)
+    for part in template.parts {
+      switch part {
+      case .text(let text):
+        main.bool(false)
+        main.string(text)
+      case .placeholder(let name):
+        main.bool(true)
+        main.string(name)
+      }
+    }
+  }
+
+  mutating func write(_ path: JSONPath) {
+    if let number = pathNumbers[path.description] {
+      precondition(paths[number] == path)
+      return main.count(number)
+    }
+    pathNumbers[path.description] = paths.count
+    main.count(paths.count)
+    paths.append(path)
+  }
+
+  mutating func write(_ pattern: CompiledPattern) {
+    precondition(pattern.source == pattern.regex.source)
+    if let number = patternNumbers[pattern.source] { return main.count(number) }
+    patternNumbers[pattern.source] = patterns.count
+    main.count(patterns.count)
+    patterns.append(pattern.regex)
+  }
+
+  mutating func write(_ aliases: Aliases) {
+    tail.count(aliases.paths.count)
+    for (name, paths) in aliases.paths.sorted(by: { $0.key < $1.key }) {
+      tail.string(name)
+      tail.count(paths.count)
+      for path in paths { tail.string(path) }
+    }
+    tail.count(aliases.definitions.count)
+    for (name, tree) in aliases.definitions.sorted(by: { $0.key < $1.key }) {
+      tail.string(name)
+      Self.write(tree, to: &tail)
+    }
+    tail.count(aliases.origins.count)
+    for (name, file) in aliases.origins.sorted(by: { $0.key < $1.key }) {
+      tail.string(name)
+      tail.string(file)
+    }
+  }
+
+  /// A tree with its positions; every node of it is of the root's file.
+  static func write(_ tree: DataValue, to out: inout CompactWriter) {
+    out.string(tree.file)
+    writeNode(tree, to: &out)
+  }
+
+  private static func writeNode(_ value: DataValue, to out: inout CompactWriter) {
+    out.count(value.line)
+    out.count(value.column)
+    switch value.node {
+    case .scalar(let text, let kind, let quoted):
+      let kinds: [DataNode.ScalarKind] = [.string, .int, .float, .bool, .null]
+      out.count(kinds.firstIndex(of: kind)!)
+      out.bool(quoted)
+      out.string(text)
+    case .sequence(let items):
+      out.count(5)
+      out.count(items.count)
+      for item in items { writeNode(item, to: &out) }
+    case .mapping(let members):
+      out.count(6)
+      out.count(members.count)
+      for (key, value) in members {
+        writeNode(key, to: &out)
+        writeNode(value, to: &out)
+      }
+    }
+  }
+}
+
+/// Reads a pack (see `PackWriter`).
+private struct PackReader {
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  var input: CompactReader
+  /// Where the part read when asked for starts.
+  var tail = 0
+  var paths: [JSONPath] = []
+  var patterns: [CompiledPattern] = []
+  var checks: [Rule.Check] = []
+  var resources = RuleResources()
+
+  init(base: UnsafePointer<UInt8>, count: Int, strings: [String]) {
+    self.base = base
+    self.count = count
+    input = CompactReader(base, count: count, strings: strings)
+  }
+
+  mutating func schema() -> Schema {
+    let name = input.string(), root = input.string()
+    var types: [Schema.MessageType] = []
+    var refs: [(Schema.Field, Int32)] = []
+    let typeCount = input.count()
+    types.reserveCapacity(typeCount)
+    for _ in 0..<typeCount {
+      let typeName = input.string()
+      var fields: [Schema.Field] = []
+      let fieldCount = input.count()
+      fields.reserveCapacity(fieldCount)
+      for _ in 0..<fieldCount {
+        let json = input.string(), proto = input.string()
+        let kind = Schema.Field.Kind.allCases[input.count()]
+        let repeated = input.bool()
+        let ref = input.bool() ? input.string() : nil
+        let refIndex = Int32(input.int())
+        var values: [String] = []
+        let valueCount = input.count()
+        values.reserveCapacity(valueCount)
+        for _ in 0..<valueCount { values.append(input.string()) }
+        let deprecated = input.bool(), outputOnly = input.bool()
+        let field = Schema.Field(
+          json: json, proto: proto, kind: kind, repeated: repeated, ref: ref, values: values, deprecated: deprecated, outputOnly: outputOnly)
+        if refIndex >= 0 { refs.append((field, refIndex)) }
+        fields.append(field)
+      }
+      types.append(Schema.MessageType(name: typeName, fields: fields))
+    }
+    for (field, index) in refs {
+      field.refType = types[Int(index)]
+      field.refTypeIndex = index
+    }
+    return Schema(name: name, root: root, messageTypes: types)
+  }
+
+  mutating func rule() -> Rule {
+    let id = input.string()
+    let severity = Severity.allCases[input.count()]
+    let summary = input.string(), docs = input.string(), source = input.string()
+    let isBuiltin = input.bool()
+    let idLine = input.count(), idColumn = input.count()
+    let documentationAt = tail + input.count()
+    let address = UInt(bitPattern: base), count = self.count, strings = input.strings
+    let documentation: @Sendable () -> DataValue = {
+      var reader = CompactReader(UnsafePointer(bitPattern: address)!, count: count, offset: documentationAt, strings: strings)
+      return PackReader.tree(&reader)
+    }
+    var given: [JSONPath] = []
+    let givenCount = input.count()
+    given.reserveCapacity(givenCount)
+    for _ in 0..<givenCount { given.append(path()) }
+    var when: [Rule.Condition] = []
+    let whenCount = input.count()
+    when.reserveCapacity(whenCount)
+    for _ in 0..<whenCount { when.append(condition()) }
+    var then: [Rule.Check] = []
+    let thenCount = input.count()
+    then.reserveCapacity(thenCount)
+    for _ in 0..<thenCount { then.append(check()) }
+    let message = template()
+    let fix = input.bool() ? self.fix() : nil
+    return Rule(
+      id: id, severity: severity, summary: summary, documentation: .later(documentation), docs: docs, given: given, when: when,
+      then: then, message: message, fix: fix, source: source, isBuiltin: isBuiltin, idLine: idLine, idColumn: idColumn)
+  }
+
+  mutating func condition() -> Rule.Condition {
+    switch input.count() {
+    case 0: return .check(check())
+    case 1:
+      var conditions: [Rule.Condition] = []
+      let n = input.count()
+      conditions.reserveCapacity(n)
+      for _ in 0..<n { conditions.append(condition()) }
+      return .anyOf(conditions)
+    default: return .not(condition())
+    }
+  }
+
+  mutating func check() -> Rule.Check { checks[input.count()] }
+
+  mutating func checkBody() -> Rule.Check {
+    let kind = Int32(input.count())
+    let function = FunctionRegistry.all[input.count()]
+    let field = input.bool() ? path() : nil
+    var options = FunctionOptions(resources: resources)
+    let optionCount = input.count()
+    if optionCount > 0 {
+      options.entries.reserveCapacity(optionCount)
+      for _ in 0..<optionCount {
+        let key = input.string()
+        options.entries.append((key, option()))
+      }
+    }
+    let message = template()
+    let templates = Rule.TemplateHandling.allCases[input.count()]
+    let instance: any RuleFunction
+    do {
+      instance = try function.init(options: options)
+    } catch {
+      preconditionFailure("\(function.name) refuses the options the build gave it: \(error.message)")
+    }
+    return Rule.Check(
+      field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates, kind: kind)
+  }
+
+  mutating func option() -> OptionValue {
+    switch input.count() {
+    case 0: return .string(input.string())
+    case 1:
+      var strings: [String] = []
+      let n = input.count()
+      strings.reserveCapacity(n)
+      for _ in 0..<n { strings.append(input.string()) }
+      return .strings(strings)
+    case 2: return .bool(input.bool())
+    case 3: return .number(input.double())
+    case 4: return .value(literal())
+    case 5: return .path(path())
+    case 6:
+      var paths: [JSONPath] = []
+      let n = input.count()
+      paths.reserveCapacity(n)
+      for _ in 0..<n { paths.append(path()) }
+      return .paths(paths)
+    case 7: return .pattern(pattern())
+    default:
+      var map: [String: String] = [:]
+      let n = input.count()
+      map.reserveCapacity(n)
+      for _ in 0..<n {
+        let key = input.string()
+        map[key] = input.string()
+      }
+      return .stringMap(map)
+    }
+  }
+
+  mutating func literal() -> LiteralValue {
+    switch input.count() {
+    case 0: return .string(input.string())
+    case 1: return .number(input.double())
+    case 2: return .bool(false)
+    case 3: return .bool(true)
+    case 4: return .null
+    case 5:
+      var items: [LiteralValue] = []
+      let n = input.count()
+      items.reserveCapacity(n)
+      for _ in 0..<n { items.append(literal()) }
+      return .array(items)
+    default:
+      var members: [(String, LiteralValue)] = []
+      let n = input.count()
+      members.reserveCapacity(n)
+      for _ in 0..<n {
+        let key = input.string()
+        members.append((key, literal()))
+      }
+      return .object(members)
+    }
+  }
+
+  mutating func fix() -> RuleFix {
+    let action: FixAction
+    switch input.count() {
+    case 0:
+      let target = path()
+      action = .set(target, literal())
+    case 1: action = .renameKey(templateBody())
+    case 2: action = .replaceValue(templateBody())
+    case 3: action = .moveInto(path())
+    default:
+      let pattern = pattern()
+      action = .replacePattern(pattern, with: input.string())
+    }
+    var kinds: [String]? = nil
+    if input.bool() {
+      kinds = []
+      for _ in 0..<input.count() { kinds!.append(input.string()) }
+    }
+    var values: [LiteralValue]? = nil
+    if input.bool() {
+      values = []
+      for _ in 0..<input.count() { values!.append(literal()) }
+    }
+    let matching = input.bool() ? pattern() : nil
+    return RuleFix(action: action, kinds: kinds, values: values, matching: matching, description: template())
+  }
+
+  mutating func template() -> MessageTemplate? {
+    input.bool() ? templateBody() : nil
+  }
+
+  mutating func templateBody() -> MessageTemplate {
+    let source = input.string()
+    var parts: [MessageTemplate.Part] = []
+    let n = input.count()
+    parts.reserveCapacity(n)
+    for _ in 0..<n { parts.append(input.bool() ? .placeholder(input.string()) : .text(input.string())) }
+    return MessageTemplate(parts: parts, source: source)
+  }
+
+  mutating func path() -> JSONPath { paths[input.count()] }
+
+  mutating func pattern() -> CompiledPattern { patterns[input.count()] }
+
+  mutating func aliases() -> Aliases {
+    var aliases = Aliases()
+    let pathCount = input.count()
+    aliases.paths.reserveCapacity(pathCount)
+    for _ in 0..<pathCount {
+      let name = input.string()
+      var paths: [String] = []
+      for _ in 0..<input.count() { paths.append(input.string()) }
+      aliases.paths[name] = paths
+    }
+    let definitionCount = input.count()
+    aliases.definitions.reserveCapacity(definitionCount)
+    for _ in 0..<definitionCount {
+      let name = input.string()
+      aliases.definitions[name] = Self.tree(&input)
+    }
+    let originCount = input.count()
+    aliases.origins.reserveCapacity(originCount)
+    for _ in 0..<originCount {
+      let name = input.string()
+      aliases.origins[name] = input.string()
+    }
+    return aliases
+  }
+
+  static func tree(_ input: inout CompactReader) -> DataValue {
+    let file = input.string()
+    return node(&input, file: file)
+  }
+
+  private static func node(_ input: inout CompactReader, file: String) -> DataValue {
+    let line = input.count(), column = input.count()
+    let node: DataNode
+    switch input.count() {
+    case 5:
+      var items: [DataValue] = []
+      let n = input.count()
+      items.reserveCapacity(n)
+      for _ in 0..<n { items.append(Self.node(&input, file: file)) }
+      node = .sequence(items)
+    case 6:
+      var members: [(key: DataValue, value: DataValue)] = []
+      let n = input.count()
+      members.reserveCapacity(n)
+      for _ in 0..<n {
+        let key = Self.node(&input, file: file)
+        members.append((key, Self.node(&input, file: file)))
+      }
+      node = .mapping(members)
+    case let tag:
+      let kinds: [DataNode.ScalarKind] = [.string, .int, .float, .bool, .null]
+      let quoted = input.bool()
+      node = .scalar(input.string(), kinds[tag], quoted: quoted)
+    }
+    return DataValue(node: node, file: file, line: line, column: column)
+  }
+}
