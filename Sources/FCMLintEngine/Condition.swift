@@ -53,7 +53,11 @@ extension RuleReader {
 struct LintPlan {
   /// A check: its function at the place its path leads to.
   struct Check {
-    let field: JSONPath?
+    /// The check's field, or `@` when it has none (`hasField`). Not an optional: binding one
+    /// (`if let field`) copied the path, a retain and a release on every call.
+    let path: JSONPath
+    let hasField: Bool
+    var field: JSONPath? { hasField ? path : nil }
     let function: any RuleFunction
     let templates: FCMLintEngine.Rule.TemplateHandling
     /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.
@@ -126,7 +130,7 @@ struct LintPlan {
       }
       if number == checks.count {
         checks.append(Check(
-          field: check.field, function: check.function, templates: check.templates,
+          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: check.function, templates: check.templates,
           ignoresMissing: type(of: check.function).ignoresMissing, failsWhereMissing: type(of: check.function).failsWhereMissing))
         conditionUses.append(0)
         thenUses.append(0)
@@ -173,7 +177,7 @@ struct LintPlan {
       return (places, Int(next))
     }
     (checkMemo, checkMemoCount) = places(zip(conditionUses, thenUses).map { $0 + $1 })
-    fieldless = checks.map { $0.field == nil }
+    fieldless = checks.map { !$0.hasField }
     // Rules alike only where checks were compared by what they do (the built-in pack has no
     // two rules alike, and its start does not pay for looking).
     ruleMemo = Array(repeating: -1, count: planned.count)
@@ -319,32 +323,32 @@ extension LintPlan.Check {
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {
-    guard let field else { return function.passes(.found(context.given), in: context) }
+    guard hasField else { return function.passes(.found(context.given), in: context) }
     if ignoresMissing {
       // Only what is there can fail.
-      if field.isSingular {
-        guard let id = field.resolveNode(in: context.document, from: context.given) else { return true }
+      if path.isSingular {
+        guard let id = path.resolveNode(in: context.document, from: context.given) else { return true }
         return function.passes(.found(id), in: context)
       }
       var clean = true
-      field.forEachNode(in: context.document, from: context.given) { id in
+      path.forEachNode(in: context.document, from: context.given) { id in
         if clean, !function.passes(.found(id), in: context) { clean = false }
       }
       return clean
     }
-    if failsWhereMissing, field.isSingular {
-      guard let id = field.resolveNode(in: context.document, from: context.given) else { return false }
+    if failsWhereMissing, path.isSingular {
+      guard let id = path.resolveNode(in: context.document, from: context.given) else { return false }
       return function.passes(.found(id), in: context)
     }
-    if field.isSingular {
+    if path.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
       // reads as absent, as the functions of `then` see it; read as passing, every condition on
       // one held (an image rule fired on a part without any image).
-      let target = field.resolveOne(in: context.document, from: context.given) ?? .missing(nearest: JSONDocument.root, missing: "")
+      let target = path.resolveOne(in: context.document, from: context.given) ?? .missing(nearest: JSONDocument.root, missing: "")
       return function.passes(target, in: context)
     }
     var clean = true
-    field.forEachResolution(in: context.document, from: context.given) { target in
+    path.forEachResolution(in: context.document, from: context.given) { target in
       if clean, !function.passes(target, in: context) { clean = false }
     }
     return clean
@@ -357,28 +361,28 @@ extension LintPlan.Check {
   func run(at node: NodeID, _ context: FunctionContext, rule: Int32, check: Int32, into found: inout [LintPlan.Found]) {
     // Most fields lead nowhere in a given document: a function that finds nothing there is not
     // asked.
-    if ignoresMissing, let field {
-      if field.isSingular {
-        guard let id = field.resolveNode(in: context.document, from: node) else { return }
+    if ignoresMissing, hasField {
+      if path.isSingular {
+        guard let id = path.resolveNode(in: context.document, from: node) else { return }
         let findings = function.check(.found(id), in: context)
         for finding in findings { found.append((rule, check, finding, node)) }
         return
       }
-      field.forEachNode(in: context.document, from: node) { id in
+      path.forEachNode(in: context.document, from: node) { id in
         for finding in function.check(.found(id), in: context) { found.append((rule, check, finding, node)) }
       }
       return
     }
     // Most fields lead to one place: resolve it directly, without a walk and its closure.
-    if let field, !field.isSingular {
-      field.forEachResolution(in: context.document, from: node) { target in
+    if hasField, !path.isSingular {
+      path.forEachResolution(in: context.document, from: node) { target in
         for finding in function.check(target, in: context) { found.append((rule, check, finding, node)) }
       }
       return
     }
     let target: JSONPath.Resolution
-    if let field {
-      guard let resolution = field.resolveOne(in: context.document, from: node) else { return }
+    if hasField {
+      guard let resolution = path.resolveOne(in: context.document, from: node) else { return }
       target = resolution
     } else {
       target = .found(node)

@@ -272,6 +272,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// Whether the path has no wildcard, so it selects one node at most (see `resolveOne`).
   public var isSingular: Bool { !storage.hasWildcard }
 
+  /// `@`: the node a check starts from.
+  static let here: JSONPath = {
+    do {
+      return try JSONPath("@")
+    } catch {
+      preconditionFailure("'@' is a path: \(error)")
+    }
+  }()
+
   /// The one resolution of a path without wildcards (`isSingular`), or nil when it selects
   /// nothing (a root path that leaves the document's mount): `resolve` without an array or a
   /// closure, for the checks every rule makes on every document.

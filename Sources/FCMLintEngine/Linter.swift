@@ -336,7 +336,7 @@ public struct Linter: Sendable {
       let message = template?.render(values) ?? values["detail"] ?? rule.summary
       var fix: Fix? = nil
       if let ruleFix = rule.fix, ruleFix.applies(to: finding.node, in: document),
-        var (edits, key) = fixes.edits(for: ruleFix.action, finding: finding, given: given, values: values), !edits.isEmpty
+        case (var edits, let key)? = fixes.edits(for: ruleFix.action, finding: finding, given: given, values: values), !edits.isEmpty
       {
         for i in edits.indices {
           edits[i].startPosition = locator.position(of: edits[i].start)

@@ -49,7 +49,6 @@ public struct FileJob: Sendable {
 
   /// Lints the input, with `waivers` applied, and fixes it as `fixing` says.
   public func run(_ fixing: Fixing, waivers: Waivers) -> FileResult {
-    let name = source.name
     let read: Result<[UInt8], FileSystem.IOError>
     switch source {
     case .file(let path): read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")

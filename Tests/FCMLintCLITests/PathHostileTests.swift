@@ -47,14 +47,14 @@ extension HostileInputTests {
     // Made step by step from inside, since the whole path is too long to name.
     let name = String(repeating: "d", count: 200)
     let previous = FileManager.default.currentDirectoryPath
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
     XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path))
     for _ in 0..<25 {
       XCTAssertEqual(mkdir(name, 0o755), 0)
       XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(name))
     }
     try Data(#"{"message": {"topic": "a b"}}"#.utf8).write(to: URL(fileURLWithPath: "deep.json", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")))
-    FileManager.default.changeCurrentDirectoryPath(previous)
+    XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(previous))
     let run = try fcmlint(["."], in: dir)
     XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
     XCTAssertTrue(run.stderr.contains("longer than the system allows (PATH_MAX)"), run.stderr)

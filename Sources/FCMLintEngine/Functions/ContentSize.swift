@@ -67,10 +67,35 @@ struct ContentSize: RuleFunction {
     return parts
   }
 
-  /// The total over every part.
+  /// The total over every part, without naming them: `parts` in a buffer on the stack (every
+  /// message is measured), or in an array when they are many.
   private func size(_ context: FunctionContext) -> Int {
+    let document = context.document
+    let total: Int? = withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 16) { parts in
+      var count = 0, overflow = false
+      for i in paths.indices {
+        paths[i].forEachNode(in: document, from: context.given) { id in
+          func contains(_ outer: NodeID, _ inner: NodeID) -> Bool { outer <= inner && document[inner].start < document[outer].end }
+          if overflow || parts[0..<count].contains(where: { contains($0, id) }) { return }
+          var kept = 0
+          for j in 0..<count where !contains(id, parts[j]) {
+            parts[kept] = parts[j]
+            kept += 1
+          }
+          count = kept
+          guard count < parts.count else { return overflow = true }
+          parts[count] = id
+          count += 1
+        }
+      }
+      if overflow { return nil }
+      var size = 0
+      for id in parts[0..<count] { size += Self.contentBytes(id, in: document) }
+      return size
+    }
+    if let total { return total }
     var size = 0
-    for id in parts(context) { size += Self.contentBytes(id, in: context.document) }
+    for id in parts(context) { size += Self.contentBytes(id, in: document) }
     return size
   }
 
