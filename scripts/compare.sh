@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# fcmlint side by side with what users run instead: jq empty, check-jsonschema with a schema
-# generated from the FCM discovery document, and cat as the I/O floor. Each run is timed by wall
+# fcmlint side by side with what users run instead: jq empty, and a JSON Schema generated from the
+# FCM discovery document checked by jsonschema-rs (PyPI), Debian's node-ajv and check-jsonschema
+# (PyPI); cat as the I/O floor. Each run is timed by wall
 # clock and by CPU time (user + system of the process and everything it waited for: every thread
 # and every process of a pipeline), from wait4(2).
 #
@@ -14,7 +15,8 @@
 #              FCMLINT_COMPARE_DIR=DIR holds the generated set and schema (default $TMPDIR/fcmlint-compare).
 #
 # What it does:
-#  1. Installs what is missing: jq (Debian), check-jsonschema (PyPI), GNU time (Debian).
+#  1. Installs what is missing: jq, node-ajv and GNU time (Debian), check-jsonschema and
+#     jsonschema-rs (PyPI).
 #  2. Builds fcmlint in release mode.
 #  3. Generates N valid send requests with scripts/generate-requests.py (seeded, so the same set on
 #     every machine; reused while the generator is unchanged), in ten folders part-0..part-9, and
@@ -80,6 +82,8 @@ apt_install() {
 if [[ $MODE == full ]]; then
   command -v jq > /dev/null || { log "installing jq"; apt_install jq; }
   command -v check-jsonschema > /dev/null || { log "installing check-jsonschema"; python3 -m pip install -q check-jsonschema >&2; }
+  python3 -c 'import jsonschema_rs' 2> /dev/null || { log "installing jsonschema-rs"; python3 -m pip install -q jsonschema-rs >&2; }
+  [[ -d /usr/share/nodejs/ajv ]] || { log "installing node-ajv"; apt_install node-ajv; }
 fi
 
 # 2. fcmlint.
@@ -112,10 +116,46 @@ SMALL=$(find part-0 -name '*.json' -size -700c | sort | awk 'NR == 1')
 SMALL_BYTES=$(stat -c %s "$SMALL")
 BATCHES=$(find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE sh -c 'echo $#' sh | wc -l)
 
+# The JSON Schema validators that are libraries, each driven by a few lines that read every file
+# named on the command line, parse it and validate it (exit 1 on the first invalid file):
+# jsonschema-rs (Rust, from PyPI) through Python's json, Debian's node-ajv (Ajv 6, which reads
+# draft-07: the schema's $defs become definitions) through Node's JSON.parse.
+RS_DRIVER=$WORK/jsonschema-rs-validate.py
+cat > "$RS_DRIVER" <<'PYEOF'
+import json, sys, jsonschema_rs
+with open(sys.argv[1], "rb") as f:
+    validator = jsonschema_rs.validator_for(json.loads(f.read()))
+for path in sys.argv[2:]:
+    with open(path, "rb") as f:
+        if not validator.is_valid(json.loads(f.read())):
+            sys.exit("invalid: " + path)
+PYEOF
+AJV_DRIVER=$WORK/ajv-validate.js
+cat > "$AJV_DRIVER" <<'JSEOF'
+const fs = require("fs");
+const Ajv = require("ajv");
+const text = fs.readFileSync(process.argv[2], "utf8").split("#/$defs/").join("#/definitions/");
+const schema = JSON.parse(text);
+schema.definitions = schema.$defs;
+delete schema.$defs;
+delete schema.$schema;
+const validate = new Ajv({ unknownFormats: "ignore" }).compile(schema);
+for (const path of process.argv.slice(3)) {
+  if (!validate(JSON.parse(fs.readFileSync(path, "utf8")))) {
+    console.error("invalid: " + path);
+    process.exit(1);
+  }
+}
+JSEOF
+
 # Each tool as a command line for bash (bulk) or as words run directly (single file).
 BULK_cat="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE cat > /dev/null"
 BULK_jq="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE jq empty"
 BULK_cjs="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE check-jsonschema --schemafile '$SCHEMA' > /dev/null"
+BULK_rs="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE python3 '$RS_DRIVER' '$SCHEMA'"
+# Debian's Node modules, for a node that does not look there itself (NodeSource's).
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+BULK_ajv="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE node '$AJV_DRIVER' '$SCHEMA'"
 BULK_fcmlint="'$BIN' --format json . > /dev/null"
 BULK_fcmlint_jobs1="'$BIN' --jobs 1 --format json . > /dev/null"
 BULK_fcmlint_xargs="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE '$BIN' --format json > /dev/null"
@@ -125,6 +165,8 @@ run_cjs() { bash -c "$BULK_cjs"; }
 ONE_fcmlint=("$BIN" --format json "$SMALL")
 ONE_jq=(jq empty "$SMALL")
 ONE_cjs=(check-jsonschema --schemafile "$SCHEMA" "$SMALL")
+ONE_rs=(python3 "$RS_DRIVER" "$SCHEMA" "$SMALL")
+ONE_ajv=(node "$AJV_DRIVER" "$SCHEMA" "$SMALL")
 
 # 4. The set must be clean for every tool, or the comparison means nothing.
 log "checking the set ($FILES files, $BYTES bytes)"
@@ -139,6 +181,8 @@ EOF
 if [[ $MODE == full ]]; then
   run_jq || { log "jq rejected a generated file"; exit 1; }
   run_cjs || { log "check-jsonschema rejected a generated file"; exit 1; }
+  bash -c "$BULK_rs" || { log "jsonschema-rs rejected a generated file"; exit 1; }
+  bash -c "$BULK_ajv" || { log "ajv rejected a generated file"; exit 1; }
 fi
 
 # Timing: one run of a command, its wall clock and its CPU time (user + system, from wait4's
@@ -170,7 +214,7 @@ measure_one() { # measure_one NAME: the words ONE_NAME, run directly
 
 # 5. Bulk, interleaved.
 if [[ $MODE == full ]]; then
-  BULK=(cat jq cjs fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth)
+  BULK=(cat jq rs ajv cjs fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth)
 else
   BULK=(cat fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth)
 fi
@@ -195,7 +239,7 @@ for (( r = 0; r < ROUNDS; r++ )); do
 done
 
 # 6. Single file.
-if [[ $MODE == full ]]; then ONE=(fcmlint jq cjs); else ONE=(fcmlint); fi
+if [[ $MODE == full ]]; then ONE=(fcmlint jq rs ajv cjs); else ONE=(fcmlint); fi
 log "single-file latency: $RUNS runs on $SMALL ($SMALL_BYTES bytes)"
 for tool in "${ONE[@]}"; do var="ONE_$tool[@]"; "${!var}" > /dev/null; done
 for (( r = 0; r < RUNS; r++ )); do
@@ -264,6 +308,8 @@ export SWIFT=$(swift --version 2> /dev/null | grep -m1 -o 'Swift version [^ ]*' 
 export JQ=$(jq --version 2> /dev/null || echo none)
 export CJS=$(check-jsonschema --version 2> /dev/null | awk '{print $NF}' || echo none)
 export PYTHON=$(python3 --version 2>&1 | awk '{print $2}')
+export RS=$(python3 -c 'import importlib.metadata as m; print(m.version("jsonschema-rs"))' 2> /dev/null || echo none)
+export AJV=$(node -p 'require("/usr/share/nodejs/ajv/package.json").version' 2> /dev/null || echo none)
 python3 - "$RESULTS" <<'EOF'
 import os, statistics, sys, datetime
 e = os.environ
@@ -299,7 +345,8 @@ print()
 cat, fc = med("bulk", "cat"), med("bulk", "fcmlint")
 jq, cjs = med("bulk", "jq"), med("bulk", "cjs")
 cat_cpu, fc_cpu, jq_cpu = cpu("bulk", "cat"), cpu("bulk", "fcmlint"), cpu("bulk", "jq")
-names = [("cat", "cat (I/O floor)"), ("jq", "jq empty"), ("cjs", "check-jsonschema --schemafile"),
+names = [("cat", "cat (I/O floor)"), ("jq", "jq empty"), ("rs", "jsonschema-rs %s (Python's json, Rust validator)" % e["RS"]),
+         ("ajv", "ajv %s (Debian's node-ajv, Node's JSON.parse)" % e["AJV"]), ("cjs", "check-jsonschema --schemafile"),
          ("fcmlint", "**fcmlint --format json DIR** (full pack, 2 jobs)"), ("fcmlint_jobs1", "fcmlint --jobs 1 --format json DIR"),
          ("fcmlint_xargs", "fcmlint --format json FILES... (same xargs)"),
          ("fcmlint_tenth", "fcmlint --format json, 10%% of the set (%s files)" % e["TENTH"])]
@@ -318,7 +365,8 @@ print()
 one, one_cpu = med("single", "fcmlint"), cpu("single", "fcmlint")
 print("| single file (%s bytes) | wall median | min | max | CPU median | wall ÷ fcmlint | CPU ÷ fcmlint |" % e["SMALL_BYTES"])
 print("|---|---:|---:|---:|---:|---:|---:|")
-for key, label in [("fcmlint", "**fcmlint --format json FILE**"), ("jq", "jq empty FILE"), ("cjs", "check-jsonschema --schemafile S FILE")]:
+for key, label in [("fcmlint", "**fcmlint --format json FILE**"), ("jq", "jq empty FILE"), ("rs", "jsonschema-rs S FILE"),
+                   ("ajv", "ajv S FILE"), ("cjs", "check-jsonschema --schemafile S FILE")]:
     v = rows.get(("single", key))
     if v:
         print("| %s | %s | %s | %s | %s | %.2fx | %.2fx |" % (label, secs(statistics.median(v)), secs(min(v)), secs(max(v)), secs(cpu("single", key)),

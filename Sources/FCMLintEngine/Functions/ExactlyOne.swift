@@ -19,7 +19,10 @@ struct ExactlyOne: RuleFunction {
   let fields: [String]
   let noneInFragment: Bool
   let nullIsAbsent: Bool
-  let fieldBytes: [[UInt8]]
+  /// The names' bytes in one table: a list of byte arrays retained each array it compared,
+  /// shared objects that every thread touched.
+  let nameTable: JSONDocument.NameTable
+  let nameIDs: [JSONDocument.NameTable.Name]
   /// The names (both spellings), as messages list them.
   let names: [String]
   /// `names` as messages list them: joined for a finding only (every start makes this function).
@@ -37,9 +40,16 @@ struct ExactlyOne: RuleFunction {
       let alternate = JSONPath.lowerCamelCase(field)
       if alternate != field { names.append(alternate) }
     }
-    fieldBytes = names.map { Array($0.utf8) }
+    var table = JSONDocument.NameTable()
+    nameIDs = names.map { table.add($0.utf8) }
+    nameTable = table
     self.names = names
     if fields.count < 2 { throw OptionError(option: "fields", "needs at least two names") }
+  }
+
+  private func isField(_ member: NodeID, _ document: JSONDocument) -> Bool {
+    for i in nameIDs.indices where document.keyEquals(member, nameIDs[i], in: nameTable) { return true }
+    return false
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
@@ -48,7 +58,7 @@ struct ExactlyOne: RuleFunction {
     var count = 0
     var child = context.document[id].firstChild
     while child >= 0 {
-      if fieldBytes.contains(where: { context.document.keyEquals(child, $0) }), !(nullIsAbsent && context.document.kind(child) == .null) {
+      if isField(child, context.document), !(nullIsAbsent && context.document.kind(child) == .null) {
         count += 1
       }
       child = context.document[child].nextSibling
@@ -57,7 +67,7 @@ struct ExactlyOne: RuleFunction {
     let document = context.document
     // Members in source order, so the first one set counts as the intended target.
     let present = document.children(id).filter { child in
-      fieldBytes.contains { document.keyEquals(child, $0) } && !(nullIsAbsent && document.kind(child) == .null)
+      isField(child, document) && !(nullIsAbsent && document.kind(child) == .null)
     }
     if present.isEmpty {
       if noneInFragment && context.isFragment { return [] }

@@ -33,8 +33,10 @@ struct Pattern: RuleFunction {
       let passes: Bool? = document.bytes.withUnsafeBufferPointer { all in
         let bytes = UnsafeBufferPointer(rebasing: all[(Int(node.start) + 1)..<(Int(node.end) - 1)])
         for b in bytes where b >= 0x80 { return nil }
-        if let match, !match.regex.matches(utf8: bytes) { return false }
-        if let notMatch, notMatch.regex.matches(utf8: bytes) { return false }
+        // Through optional chaining, not `if let`: binding copied the shared regex (a retain and
+        // a release of one object from every thread).
+        if match?.regex.matches(utf8: bytes) == false { return false }
+        if notMatch?.regex.matches(utf8: bytes) == true { return false }
         return true
       }
       if passes == true { return [] }
