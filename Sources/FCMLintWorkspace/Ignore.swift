@@ -78,6 +78,9 @@ public final class WalkFilter {
   public private(set) var hasPatterns: Bool
   /// The `.gitignore` patterns in force in each folder seen, outermost first.
   private var gitignores: [String: [IgnoreList]] = [:]
+  /// How many times a list of patterns was asked about a path: the walk's work, which grows with
+  /// the folders and files it meets, not with their depth.
+  public private(set) var decisions = 0
 
   /// `root` is the folder walked, as named; with `respectGitignore`, the `.gitignore` files from
   /// the repository's top (the nearest folder above holding `.git`) down to it apply, and
@@ -151,7 +154,9 @@ public final class WalkFilter {
     return lists
   }
 
-  /// Whether the walk enters the folder `path` named `name`.
+  /// Whether the walk enters the folder `path` named `name`. The walk asks only about a folder
+  /// whose parent it entered, so, as for files, only the folder's own name is matched: matching
+  /// every folder above it again made a deep tree's walk quadratic in its depth.
   public func enters(_ path: String, name: String) -> Bool {
     if name.hasPrefix(".") || Self.skippedFolders.contains(name) { return false }
     let path = absolute(path)
@@ -162,7 +167,7 @@ public final class WalkFilter {
 
   /// Whether the walk lints the file `path`, one it found: the folders above it were entered, so
   /// only the file's own name is matched.
-  public func includes(_ path: String) -> Bool { !hasPatterns || !isExcluded(absolute(path), isDirectory: false, enteredAbove: true) }
+  public func includes(_ path: String) -> Bool { !hasPatterns || !isExcluded(absolute(path), isDirectory: false) }
 
   /// The `ignore:` lists of the nested config governing `folder` (absolute), asked once a folder.
   private func nested(in folder: String) -> [IgnoreList] {
@@ -172,23 +177,21 @@ public final class WalkFilter {
     return lists
   }
 
-  private func isExcluded(_ path: String, isDirectory: Bool, enteredAbove: Bool = false) -> Bool {
+  /// Whether the walk skips `path` (absolute), whose folders it entered: none of them is
+  /// excluded, so the last pattern about the path itself decides.
+  private func isExcluded(_ path: String, isDirectory: Bool) -> Bool {
     if rootExcluded { return true }
-    let ignoreLists = config + nested(in: Path.directory(of: path))
-    if enteredAbove {
-      // Its folders were entered, so none of them is excluded: the last pattern about the name decides.
-      for list in ignoreLists {
-        guard let relative = IgnoreList.relative(path, to: list.base) else { continue }
-        if list.decision(relative, isDirectory: isDirectory) == true { return true }
-      }
-    } else if ignoreLists.contains(where: { $0.excludes(path, isDirectory: isDirectory) }) {
-      return true
+    for list in config + nested(in: Path.directory(of: path)) {
+      guard let relative = IgnoreList.relative(path, to: list.base) else { continue }
+      decisions += 1
+      if list.decision(relative, isDirectory: isDirectory) == true { return true }
     }
     guard respectGitignore else { return false }
     let folder = Path.directory(of: path)
     // The deepest .gitignore that has a say decides.
     for list in lists(in: folder).reversed() {
       guard let relative = IgnoreList.relative(path, to: list.base) else { continue }
+      decisions += 1
       if let decision = list.decision(relative, isDirectory: isDirectory) { return decision }
     }
     return false
