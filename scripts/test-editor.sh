@@ -151,4 +151,28 @@ cmp -s "$work/page-cli.txt" "$work/page-lsp.txt" || { diff "$work/page-cli.txt" 
 grep -q "^ignored 0$" "$work/watch.txt" || { echo "editor test: FAILED: an ignored file got diagnostics"; exit 1; }
 grep -q "^watch .fcmlint.yml$" "$work/watch.txt" && grep -q "^watch shared.yml$" "$work/watch.txt" || { echo "editor test: FAILED: no watcher registered for the configs"; exit 1; }
 grep -q "^before 1$" "$work/watch.txt" && grep -q "^after 0 true$" "$work/watch.txt" || { echo "editor test: FAILED: a config change did not reach the open document"; exit 1; }
-echo "editor test: Neovim $(nvim --version | head -n 1 | cut -d' ' -f2) with fcmlint lsp: diagnostics, completion, code actions, fix all as --fix; a page as --docs; an ignored file; a config change through a registered watcher: ok"
+# The setup docs/integrations.md gives for Neovim 0.7, as written there, as Neovim's init.lua,
+# with `fcmlint` found on PATH as a user's would be: a payload opened in the project gets its
+# diagnostics.
+awk '/<!-- editor-test: neovim-0.7 -->/ { found = 1; next } found && /^```lua/ { inside = 1; next } inside && /^```/ { exit } inside' \
+  docs/integrations.md > "$work/init.lua"
+[ -s "$work/init.lua" ] || { echo "editor test: FAILED: no Neovim 0.7 setup in docs/integrations.md"; exit 1; }
+mkdir -p "$work/path"
+ln -sf "$bin" "$work/path/fcmlint"
+cat > "$work/documented.lua" <<'LUA'
+local out = assert(io.open(vim.env.OUT, "w"))
+vim.wait(15000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+out:write("filetype " .. vim.bo.filetype .. "\n")
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or "?"
+  out:write("documented " .. code .. "\n")
+end
+out:close()
+vim.cmd("qa!")
+LUA
+printf 'rules: {}\n' > "$project/shared.yml"
+(cd "$project" && OUT="$work/documented.txt" PATH="$work/path:$PATH" \
+  timeout 60 nvim --headless -n -i NONE -u "$work/init.lua" -c "luafile $work/documented.lua" push/count.json >/dev/null 2>&1 || true)
+cat "$work/documented.txt" 2>/dev/null || { echo "editor test: FAILED: Neovim wrote nothing (documented setup)"; exit 1; }
+grep -q "^documented data-string-values$" "$work/documented.txt" || { echo "editor test: FAILED: the documented Neovim 0.7 setup gave no diagnostics"; exit 1; }
+echo "editor test: Neovim $(nvim --version | head -n 1 | cut -d' ' -f2) with fcmlint lsp: diagnostics, completion, code actions, fix all as --fix; a page as --docs; an ignored file; a config change through a registered watcher; the documented Neovim 0.7 setup: ok"
