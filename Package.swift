@@ -61,6 +61,8 @@ let package = Package(
         "LinearRegex", "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem",
         "FCMLintWorkspace", "FCMLintBuiltinRules",
       ]),
+    // `fcmlint lsp` in process, for a host that serves editors itself (and the server's fuzz target).
+    .library(name: "FCMLintLanguageServer", targets: ["FCMLintLanguageServer"]),
   ],
   // No package dependencies: YAML comes from the system libyaml, and the command line is read
   // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).

@@ -23,5 +23,8 @@ let package = Package(
     .executableTarget(name: "fuzz-fix", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-fixer", dependencies: ["FuzzSupport"]),
     .executableTarget(name: "fuzz-docs", dependencies: ["FuzzSupport"]),
+    .executableTarget(name: "fuzz-pages", dependencies: ["FuzzSupport"]),
+    .executableTarget(
+      name: "fuzz-server", dependencies: ["FuzzSupport", .product(name: "FCMLintLanguageServer", package: "fcmlint")]),
   ]
 )

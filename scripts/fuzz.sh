@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets in Fuzz/ (address sanitizer on, coverage on every fcmlint module)
 # and runs one of them for a given time:
 #
-#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   TARGET: json, lint, rules, fix, fixer, docs, or all
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   TARGET: json, lint, rules, fix, fixer, docs, pages, server, or all
 #   scripts/fuzz.sh build                                   build only
 #   scripts/fuzz.sh replay TARGET FILE...                   run inputs once (a crash to reproduce)
 #
@@ -110,20 +110,20 @@ run() {
 }
 
 case "${1:-}" in
-  build) build json lint rules fix fixer docs ;;
+  build) build json lint rules fix fixer docs pages server ;;
   replay)
     target="$2"; shift 2
     build "$target"
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$(bin "$target")" "$@"
     ;;
-  json|lint|rules|fix|fixer|docs|all)
+  json|lint|rules|fix|fixer|docs|pages|server|all)
     [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]" >&2; exit 2; }
     target="$1" seconds="$2"
     shift 2
     if [ "$target" = all ]; then
-      build json lint rules fix fixer docs
+      build json lint rules fix fixer docs pages server
       status=0
-      for t in json lint rules fix fixer docs; do run "$t" "$seconds" "$@" || status=$?; done
+      for t in json lint rules fix fixer docs pages server; do run "$t" "$seconds" "$@" || status=$?; done
       exit "$status"
     fi
     build "$target"

@@ -24,8 +24,11 @@ import Synchronization
 /// thread; before one is handled, the messages already waiting are read ahead, and a
 /// `$/cancelRequest` among them for it makes its answer RequestCancelled, without its work.
 public final class LanguageServer {
-  private var reader = MessageReader(fd: 0)
-  private let writer = MessageWriter(fd: 1)
+  private var reader: MessageReader
+  private let writer: MessageWriter
+  private let input: Int32
+  /// Whether the process ends soon after the client closes `input` (see `exitWhenTheClientHangsUp`).
+  private let endsWithItsClient: Bool
   private let version: String
   private let pack: @Sendable () throws(ConfigurationError) -> RuleSet
   private var initialized = false
@@ -62,10 +65,22 @@ public final class LanguageServer {
   /// Its descriptions, read on the first completion or hover that shows one.
   private lazy var descriptions: SchemaDescriptions? = BuiltinRules.schemaDescriptions.first.flatMap { SchemaDescriptions(json: $0.json) }
 
-  /// A server answering as fcmlint `version`, with the built-in rules (and each config's own).
-  public init(version: String) {
+  /// A server answering as fcmlint `version`, with the built-in rules (and each config's own),
+  /// on standard input and output; the process ends when its client hangs up.
+  public convenience init(version: String) {
+    self.init(version: version, input: 0, output: 1, endsWithItsClient: true)
+  }
+
+  /// A server reading `input` and writing `output` (file descriptors). With `endsWithItsClient`
+  /// false the process is left alone when `input` closes, and `run` simply returns: for a host
+  /// that runs servers in process (the fuzz target).
+  public init(version: String, input: Int32, output: Int32, endsWithItsClient: Bool) {
     self.version = version
     pack = BuiltinPack.load
+    self.input = input
+    self.endsWithItsClient = endsWithItsClient
+    reader = MessageReader(fd: input)
+    writer = MessageWriter(fd: output)
   }
 
   /// A message as read from standard input: parsed (nil when it is not a JSON-RPC message),
@@ -99,7 +114,7 @@ public final class LanguageServer {
 
   /// Serves until `exit` or the end of input; the process's exit status.
   public func run() -> Int32 {
-    Self.exitWhenTheClientHangsUp()
+    if endsWithItsClient { Self.exitWhenTheClientHangsUp(input) }
     while true {
       switch nextQueued() ?? read() {
       case .end:
@@ -117,9 +132,9 @@ public final class LanguageServer {
   /// process ends within a moment even while a lint is still running (a pathological document
   /// or config could otherwise keep a core busy long after the editor is gone). The main loop
   /// ends by itself when it reads the end of input; this watch is for when it is busy.
-  private static func exitWhenTheClientHangsUp() {
+  private static func exitWhenTheClientHangsUp(_ input: Int32) {
     DispatchQueue.global().async {
-      POSIX.waitForHangUp(0)
+      POSIX.waitForHangUp(input)
       // Time for the main loop to read what is left (the client's `exit`) and end as it should.
       POSIX.pause(seconds: 2)
       POSIX.exitNow(shutDown.load(ordering: .relaxed) ? 0 : 1)
