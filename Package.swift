@@ -54,7 +54,7 @@ let package = Package(
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
     // The pipeline as a library, built-in rules included, for a server that lints the messages it
-    // sends in process (README: "In process: the FCMLint library").
+    // sends in process (docs/usage.md: "In process: the FCMLint library").
     .library(
       name: "FCMLint",
       targets: [

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// libFuzzer targets for fcmlint (run them with scripts/fuzz.sh; see the README's "Fuzzing").
+// libFuzzer targets for fcmlint (run them with scripts/fuzz.sh; see docs/fuzzing.md).
 //
 // scripts/fuzz.sh builds them with the sanitizer flags on every module, so the code under test
 // carries the coverage instrumentation libFuzzer steers by, and links libFuzzer's driver without

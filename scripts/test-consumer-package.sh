@@ -32,7 +32,7 @@ cat > "$tmp/consumer/Sources/consumer/main.swift" <<'SWIFT'
 import FCMLintBuiltinRules
 import FCMLintEngine
 
-// The README's example: lint a message before sending it.
+// The example of docs/usage.md: lint a message before sending it.
 let linter = Linter(rules: try BuiltinPack.load())
 let message = #"{"message": {"topic": "news", "notification": {"image": "https://example.com/a.png"}, "data": {"count": 3}}}"#
 for d in linter.lint(bytes: Array(message.utf8), file: "welcome.json") {

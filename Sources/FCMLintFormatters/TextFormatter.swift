@@ -18,7 +18,7 @@ public struct TextFormatter: Formatter {
     self.unit = unit
   }
 
-  /// The regular expression the README documents for editors; tests check every line against it.
+  /// The regular expression docs/integrations.md documents for editors; tests check every line against it.
   public static let linePattern = #"^(.+):(\d+):(\d+): (error|warning|info): (.*) \[([a-z0-9-]+)\]$"#
 
   public mutating func write(_ diagnostics: [Diagnostic], files: [String], to sink: any ReportSink) {

@@ -120,8 +120,8 @@ public struct JSONDocument: Sendable {
     ) -> (UnsafeMutableBufferPointer<MemberSlot>, Int, [NodeID]?) {
       let displacementLimit = 32, maxTableMembers = 1 << 16
       // Payloads have hundreds of members. A document with far more (a hostile one) is read by
-      // scanning, so the table never adds to the memory a huge file takes (README: about 20
-      // times the file).
+      // scanning, so the table never adds to the memory a huge file takes (docs/hostile-input.md:
+      // about 20 times the file).
       guard members <= maxTableMembers else { return (.allocate(capacity: 1), -1, nil) }
       var size = 8
       while size < members * 2 { size *= 2 }

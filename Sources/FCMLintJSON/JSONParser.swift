@@ -27,7 +27,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 
 /// Strict RFC 8259 parsing into a `JSONDocument`.
 ///
-/// Decisions where the RFC leaves room (documented in the README):
+/// Decisions where the RFC leaves room (documented in docs/hostile-input.md):
 /// - A UTF-8 byte-order mark at the start is skipped (RFC 8259 §8.1 lets parsers ignore it).
 /// - Lone surrogate escapes such as `"\ud800"` are valid syntax and accepted; they decode to U+FFFD.
 /// - Numbers of any size or precision are accepted and kept as written; `number(_:)` gives a Double.

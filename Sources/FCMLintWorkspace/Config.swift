@@ -530,8 +530,8 @@ public struct Config: Sendable {
   }
 }
 
-/// The limits that bound the work one hostile input can cause (README: "Limits and hostile
-/// input"). Set from the config (`limits:`) and the command line (`--max-depth` ...), both through
+/// The limits that bound the work one hostile input can cause (docs/hostile-input.md). Set from
+/// the config (`limits:`) and the command line (`--max-depth` ...), both through
 /// `set(_:to:name:)`, so both accept and refuse the same values with the same words.
 public struct Limits: Sendable, Equatable {
   /// Real payloads are a few KB: the defaults are far above any of them.

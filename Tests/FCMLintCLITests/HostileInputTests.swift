@@ -15,7 +15,7 @@ import Darwin
 #endif
 
 /// Hostile input: fcmlint never crashes, hangs or loses a file. Each test is one hostile case
-/// from the README's "Limits and hostile input": huge, deep, binary and mis-encoded files; paths
+/// from docs/hostile-input.md: huge, deep, binary and mis-encoded files; paths
 /// that are not plain files; rule and config files built to explode; runs killed in the middle
 /// of `--fix`; full disks; parallel runs. Inputs the fuzzers found are replayed from
 /// `Fixtures/hostile/crashes/`.

@@ -7,7 +7,7 @@ import FCMLintWorkspace
 import Foundation
 import XCTest
 
-/// Templates (README "Templates"): a value that is a placeholder is of the right type and not
+/// Templates (docs/templates.md): a value that is a placeholder is of the right type and not
 /// known yet; what the literal parts decide is still checked.
 final class TemplateTests: XCTestCase {
   lazy var linter = Linter(rules: builtinRules())

@@ -422,8 +422,8 @@ wire form: `scripts/sdk-messages/valid_node.js` evaluates the array literal); Go
 `valid_go.py`, and `invalidMessages[].req`); Java `MessageTest.java` (the builders that must
 throw, and the maps given to `assertJsonEquals`, read by `valid_java.py`, a small evaluator of the
 ImmutableMap/ImmutableList expressions). The invalid Node, Go and Java messages are transcribed in
-`generate.py`. The Python SDK's expected messages were run by
-the previous round (see the README's SDK section) and are not repeated here.
+`generate.py`. The Python SDK's expected messages come from
+running its encoder tests (`python_sdk.py`; see docs/sdk-comparison.md) and are not repeated here.
 
 Wire form: snake_case keys as the REST API takes them; an SDK's millisecond durations become
 Duration strings ("-1 ms" is `"-0.001s"`); a colour the Java/Go/Node SDKs turn into a Color object
