@@ -69,8 +69,8 @@ seeds() {
   case "$1" in
     json|lint|fix|fixer) echo "$repo/Fuzz/Corpus/$1 $repo/corpus" ;;
     rules) echo "$repo/Fuzz/Corpus/rules $repo/rules" ;;
-    docs) echo "$repo/Fuzz/Corpus/docs" ;;
-    *) echo "unknown target '$1' (targets: json, lint, rules, fix, fixer, docs)" >&2; exit 2 ;;
+    docs|pages|server) echo "$repo/Fuzz/Corpus/$1" ;;
+    *) echo "unknown target '$1' (targets: json, lint, rules, fix, fixer, docs, pages, server)" >&2; exit 2 ;;
   esac
 }
 
