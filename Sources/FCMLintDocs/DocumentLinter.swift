@@ -179,8 +179,8 @@ public struct DocumentLinter: Sendable {
   /// JSON writes expressions as `{{...}}` placeholders, so it is read with the default
   /// placeholder syntax whatever the config's is.
   ///
-  /// A bare Message is read by its shape (`SampleShape`) unless `nearby` (the page says, just
-  /// before it, that it is sent to FCM).
+  /// A bare Message, and what a request's `message` holds, are read by their shape
+  /// (`SampleShape`) unless `nearby` (the page says, just before it, that it is sent to FCM).
   func reading(_ sample: DocumentSample, bytes: [UInt8], nearby: Bool) -> Reading {
     let notMessage = Reading.skip("it is not an FCM message")
     if sample.language == .nodeLiteral {
@@ -201,13 +201,23 @@ public struct DocumentLinter: Sendable {
     if let part = part(keys) { return .lint(linter.reading(part, fragment: true)) }
     let verdict: DocumentClassifier.Verdict
     var shape: (keys: [String], holds: (String) -> [String]?)
+    /// The sample as a tree, read past its syntax errors when it is a request that has to show
+    /// what its `message` holds.
+    var tree: JSONDocument? = nil
     switch linter.parse(bytes) {
     case .success(let document):
       verdict = DocumentClassifier.classify(document)
       shape = SampleShape.keys(document) ?? (keys, { _ in nil })
-    case .failure:
+      tree = document
+    case .failure(let error):
       verdict = DocumentClassifier.classify(unparsed: bytes)
       shape = (keys, { _ in nil })
+      if case .fcm(.request) = verdict, !nearby { tree = SyntaxRecovery.recover(bytes, first: error) { linter.parse($0) }.document }
+    }
+    if case .fcm(.request) = verdict, !nearby, let tree, let messageKeys = SampleShape.messageKeys(tree),
+      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary)
+    {
+      return .skip(reason)
     }
     switch verdict {
     case .fcm(.request) where !sample.wrapped: return .lint(linter)

@@ -266,3 +266,94 @@ extension CLITests {
     XCTAssertTrue(found.contains("14:unknown-field /tokens"), "\(found)")
   }
 }
+
+/// A `message` member makes a send request only when what it holds is an FCM Message: push
+/// servers and chat APIs document bodies of their own with a `message` object (found on a push
+/// server's REST sender page in corpus/docs/real).
+extension CLITests {
+  static let otherMessageObjectsPage = """
+    The sender takes:
+
+    ```JSON
+    "message" : {
+      "alert": "Hello!",
+      "sound": "default",
+      "badge": 7,
+      "priority": "NORMAL",
+      "user-data": {
+          "someKey": "some value"
+          },
+        },
+    ```
+
+    A chat API answers:
+
+    ```json
+    {"message": {"id": 1, "body": "Hello", "user": {}}}
+    ```
+
+    A notification service's send API:
+
+    ```json
+    {"message": {"to": {"user_id": "u1"}, "content": {"title": "Hi"}, "data": {"k": "v"}, "routing": {"method": "single"}}}
+    ```
+
+    Broadcast:
+
+    ```json
+    {"message": {"alert": "Hello from the HTTP sender!", "sound": "default"}}
+    ```
+
+    """
+
+  func testOtherAPIsMessageObjectsAreSkippedWithTheReason() throws {
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "sender.md", "-"], input: .bytes(Data(Self.otherMessageObjectsPage.utf8)))
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try found(run), [])
+    for expected in [
+      #"skipped sample sender.md:4: its "message" ("alert", "sound", "badge", ...) is not an FCM Message: "user-data" is no Message field"#,
+      #"skipped sample sender.md:18: its "message" ("id", "body", "user") is not an FCM Message: "user" is no Message field"#,
+      #"skipped sample sender.md:24: its "message" ("to", "content", "data", ...) is not an FCM Message: "content", "routing" are no Message fields"#,
+      #"skipped sample sender.md:30: its "message" holds only keys that resemble a Message's ("alert", "sound"), and nothing near it says it is sent to FCM"#,
+    ] {
+      XCTAssertTrue(run.stderr.contains(expected), "\(expected)\n\(run.stderr)")
+    }
+    // Nor is another API's sample fixed: its trailing commas are its page's business.
+    let root = try temporaryDirectory()
+    try write(Self.otherMessageObjectsPage, to: root.appendingPathComponent("sender.md"))
+    let fix = try fcmlint(["--docs", "--fix", "sender.md"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("sender.md"), encoding: .utf8), Self.otherMessageObjectsPage)
+  }
+
+  /// FCM requests with a stray key are still checked, and so is any `message` the page sends to
+  /// FCM's endpoint.
+  func testRequestsWithAStrayKeyOrSentToFCMAreStillReported() throws {
+    let page = """
+      ```json
+      {"message": {"token": "t", "notification": {"title": "x"}, "custom_key": "v"}}
+      ```
+
+      ```json
+      {"message": {"topic": "news", "priority": "high", "data": {"a": "b"}}}
+      ```
+
+      ```http
+      POST https://fcm.googleapis.com/v1/projects/p/messages:send HTTP/1.1
+
+      {"message": {"topic": "news", "alert": "Hi", "sound": "default"}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(page.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      [
+        "2:60 unknown-field /message/custom_key",
+        "6:31 unknown-field /message/priority",
+        "12:31 unknown-field /message/alert",
+        "12:46 unknown-field /message/sound",
+      ])
+  }
+}
