@@ -12,6 +12,20 @@ enum SampleShape {
     "getMessaging(", "messaging()",
   ]
 
+  /// What the page says of a sample: whether the text just before it says it is sent to FCM
+  /// (`sayNearby`), and whether the page names FCM's endpoint anywhere (`sendsToFCM`).
+  struct Evidence {
+    var nearby: Bool
+    var pageSendsToFCM: Bool
+  }
+
+  /// Whether the page names FCM's v1 endpoint: a page that sends requests to FCM itself, not
+  /// through a service that adds the target. Searched once per page.
+  static func sendsToFCM(_ page: [UInt8]) -> Bool {
+    let view = TextView(page)
+    return ["messages:send", "fcm.googleapis.com"].contains { view.find($0, in: 0..<view.count) != nil }
+  }
+
   /// How far before a sample's block its evidence is looked for: the sentence or request line
   /// that introduces it, not the rest of the page.
   static let evidenceReach = 400

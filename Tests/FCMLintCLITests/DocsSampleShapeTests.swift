@@ -357,3 +357,45 @@ extension CLITests {
       ])
   }
 }
+
+/// A request on a page that never sends to FCM's endpoint goes through a service that adds the
+/// target (Azure Notification Hubs, a template): no target is fine there, two are still an error
+/// (found on a Notification Hubs migration guide in corpus/docs/real).
+extension CLITests {
+  static let hubRequest = #"{"message": {"notification": {"title": "Breaking News"}, "android": {"data": {"count": "3"}}}}"#
+
+  func testRequestsSentThroughAServiceNeedNoTarget() throws {
+    let hub = """
+      # Send through the hub
+
+      Set `ServiceBusNotification-Format` to `fcmV1`. For example, in the request body:
+
+      ```json
+      \(Self.hubRequest)
+      ```
+
+      Two targets are still two:
+
+      ```json
+      {"message": {"topic": "news", "token": "t", "notification": {"title": "Hi"}}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "hub.md", "-"], input: .bytes(Data(hub.utf8)))
+    XCTAssertEqual(try found(run).map { "\($0.line) \($0.rule) \($0.pointer)" }, ["12 target-exactly-one /message/token"])
+    // A page that sends to FCM's endpoint, anywhere on it, sends the request as it is.
+    let direct = """
+      # Send with the REST API
+
+      Requests go to https://fcm.googleapis.com/v1/projects/PROJECT_ID/messages:send with an OAuth 2.0 token.
+      \(String(repeating: "Get the token from a service account, as the Admin SDK does. ", count: 10))
+
+      ```json
+      \(Self.hubRequest)
+      ```
+
+      """
+    let directRun = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "direct.md", "-"], input: .bytes(Data(direct.utf8)))
+    XCTAssertEqual(try found(directRun).map { "\($0.line) \($0.rule) \($0.pointer)" }, ["7 target-exactly-one /message"])
+  }
+}
