@@ -399,3 +399,61 @@ extension CLITests {
     XCTAssertEqual(try found(directRun).map { "\($0.line) \($0.rule) \($0.pointer)" }, ["7 target-exactly-one /message"])
   }
 }
+
+/// Fixes keep the page's spelling (issue 28): an HTML block that writes its quotes as `&quot;` or
+/// `&#34;` gets renamed keys, inserted members and quoted values in that spelling, `&`, `<`
+/// and `>` as entities; comments in a JSON-with-comments block stay; an elided sample is only
+/// reported. `--fix-dry-run` shows the same edits and writes nothing.
+extension CLITests {
+  static let spelledPage = """
+    <h2>Send an image</h2>
+    <pre class="language-json">{
+      &quot;message&quot;: {
+        &quot;topic&quot;: &quot;news&quot;,
+        &quot;notification&quot;: {&quot;title&quot;: &quot;Caf&#233; &amp; bar&quot;, &quot;image&quot;: &quot;https://example.com/a.png&quot;},
+        &quot;data&quot;: {&quot;count&quot;: 3},
+        &quot;apns&quot;: {&quot;payload&quot;: {&quot;aps&quot;: {&quot;mutable_content&quot;: 1}}}
+      }
+    }</pre>
+    <pre><code class="lang-json">{&#34;message&#34;: {&#34;topic&#34;: &#34;news&#34;, &#34;notification&#34;: {&#34;title&#34;: &#34;Sale&#34;, &#34;image&#34;: &#34;https://example.com/b.png&#34;}, &#34;apns&#34;: {&#34;headers&#34;: {&#34;apns-priority&#34;: &#34;10&#34;}}}}</code></pre>
+
+    """
+
+  func testFixesKeepAnHTMLPagesEntities() throws {
+    let root = try temporaryDirectory()
+    let page = root.appendingPathComponent("send.html")
+    try write(Self.spelledPage, to: page)
+    let dry = try fcmlint(["--fix-dry-run", "send.html"], in: root)
+    XCTAssertTrue(dry.stdout.contains(#"+    &quot;data&quot;: {&quot;count&quot;: &quot;3&quot;},"#), dry.stdout)
+    XCTAssertTrue(dry.stdout.contains(#"{&quot;aps&quot;: {&quot;mutable-content&quot;: 1}}}"#), dry.stdout)
+    XCTAssertEqual(try String(contentsOf: page, encoding: .utf8), Self.spelledPage)
+    let fix = try fcmlint(["--fix", "send.html"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    let fixed = try String(contentsOf: page, encoding: .utf8)
+    XCTAssertEqual(
+      fixed,
+      Self.spelledPage
+        .replacingOccurrences(of: "&quot;count&quot;: 3}", with: "&quot;count&quot;: &quot;3&quot;}")
+        .replacingOccurrences(of: "&quot;mutable_content&quot;", with: "&quot;mutable-content&quot;")
+        .replacingOccurrences(
+          of: "&#34;apns-priority&#34;: &#34;10&#34;}}}}",
+          with: "&#34;apns-priority&#34;: &#34;10&#34;}, &#34;payload&#34;: {&#34;aps&#34;: {&#34;mutable-content&#34;: 1}}}}}"))
+    // Written back in its own spelling, the page reads as fixed: nothing is left to report.
+    let again = try fcmlint(["--format", "json", "send.html"], in: root)
+    XCTAssertEqual(try found(again).filter { $0.rule != "image-extension-missing" }, [])
+  }
+
+  func testFixesKeepCommentsAndLeaveElidedSamplesInADryRun() throws {
+    let root = try temporaryDirectory()
+    try write(Self.commentedPage + Self.elidedPage, to: root.appendingPathComponent("page.md"))
+    let dry = try fcmlint(["--fix-dry-run", "page.md"], in: root)
+    // The comments' lines are context, never removed; no elided sample's line is changed.
+    XCTAssertTrue(dry.stdout.contains("-    \"topic\": \"/topics/news\", // the topic, without a prefix\n+    \"topic\": \"news\", // the topic, without a prefix\n"), dry.stdout)
+    XCTAssertFalse(dry.stdout.contains("-    /* Android only */"), dry.stdout)
+    XCTAssertFalse(dry.stdout.contains("-  // a data message"), dry.stdout)
+    for line in Self.elidedPage.split(separator: "\n") where line.contains("...") || line.contains("…") {
+      XCTAssertFalse(dry.stdout.contains("-" + line + "\n"), "\(line)\n\(dry.stdout)")
+    }
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), Self.commentedPage + Self.elidedPage)
+  }
+}
