@@ -106,9 +106,10 @@ public struct DocumentLinter: Sendable {
     var linted = 0
     let locator = SourceLocator(bytes: bytes, queries: 64)
     var skippedSamples: [(line: Int, reason: String)] = []
+    let sendsToFCM = SampleShape.sendsToFCM(bytes)
     for sample in samples where !sample.disabled {
       let found: [Diagnostic]
-      switch lint(sample, file: file, page: bytes) {
+      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM) {
       case .linted(let diagnostics): found = diagnostics
       case .skipped(let reason):
         skippedSamples.append((locator.position(of: sample.start).line, reason))
@@ -152,13 +153,14 @@ public struct DocumentLinter: Sendable {
 
   /// The diagnostics of one sample, against its text; why it is skipped when it is not an FCM
   /// document.
-  func lint(_ sample: DocumentSample, file: String, page: [UInt8]) -> Linted {
+  /// `sendsToFCM`: whether the page names FCM's endpoint (`SampleShape.sendsToFCM`).
+  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool) -> Linted {
     var bytes = Self.lintedText(sample)
     // An elision is a hole: what it leaves out is not known, and the rest is checked.
     var holes: [Int] = []
     if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
     var reader: Linter
-    switch reading(sample, bytes: bytes, nearby: SampleShape.sayNearby(page, sample: sample)) {
+    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(page, sample: sample), pageSendsToFCM: sendsToFCM)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
     }
@@ -179,9 +181,13 @@ public struct DocumentLinter: Sendable {
   /// JSON writes expressions as `{{...}}` placeholders, so it is read with the default
   /// placeholder syntax whatever the config's is.
   ///
-  /// A bare Message is read by its shape (`SampleShape`) unless `nearby` (the page says, just
-  /// before it, that it is sent to FCM).
-  func reading(_ sample: DocumentSample, bytes: [UInt8], nearby: Bool) -> Reading {
+  /// A bare Message, and what a request's `message` holds, are read by their shape
+  /// (`SampleShape`) unless the page says, just before it, that it is sent to FCM. A request is
+  /// sent as it is, its target required, only where the page sends to FCM's endpoint: elsewhere
+  /// it goes through a service that adds the target (Azure Notification Hubs, a template), and is
+  /// read as a fragment.
+  func reading(_ sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Reading {
+    let nearby = evidence.nearby
     let notMessage = Reading.skip("it is not an FCM message")
     if sample.language == .nodeLiteral {
       let node = linter.reading(.message, fragment: true, placeholders: .default)
@@ -201,16 +207,26 @@ public struct DocumentLinter: Sendable {
     if let part = part(keys) { return .lint(linter.reading(part, fragment: true)) }
     let verdict: DocumentClassifier.Verdict
     var shape: (keys: [String], holds: (String) -> [String]?)
+    /// The sample as a tree, read past its syntax errors when it is a request that has to show
+    /// what its `message` holds.
+    var tree: JSONDocument? = nil
     switch linter.parse(bytes) {
     case .success(let document):
       verdict = DocumentClassifier.classify(document)
       shape = SampleShape.keys(document) ?? (keys, { _ in nil })
-    case .failure:
+      tree = document
+    case .failure(let error):
       verdict = DocumentClassifier.classify(unparsed: bytes)
       shape = (keys, { _ in nil })
+      if case .fcm(.request) = verdict, !nearby { tree = SyntaxRecovery.recover(bytes, first: error) { linter.parse($0) }.document }
+    }
+    if case .fcm(.request) = verdict, !nearby, let tree, let messageKeys = SampleShape.messageKeys(tree),
+      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary)
+    {
+      return .skip(reason)
     }
     switch verdict {
-    case .fcm(.request) where !sample.wrapped: return .lint(linter)
+    case .fcm(.request) where !sample.wrapped && (nearby || evidence.pageSendsToFCM): return .lint(linter)
     case .fcm(.message) where !nearby:
       if let reason = SampleShape.reasonNotMessage(keys: shape.keys, holds: shape.holds, vocabulary: vocabulary) { return .skip(reason) }
       return .lint(linter.reading(.message, fragment: true, openRoot: sample.wrapped))
@@ -220,8 +236,8 @@ public struct DocumentLinter: Sendable {
   }
 
   /// `reading` of a sample that is linted, or nil.
-  func linter(for sample: DocumentSample, bytes: [UInt8], nearby: Bool = false) -> Linter? {
-    if case .lint(let linter) = reading(sample, bytes: bytes, nearby: nearby) { return linter }
+  func linter(for sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Linter? {
+    if case .lint(let linter) = reading(sample, bytes: bytes, evidence: evidence) { return linter }
     return nil
   }
 
@@ -351,10 +367,11 @@ public struct DocumentLinter: Sendable {
     var plans: [(index: Int, result: Fixer.Result)] = []
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
+    let sendsToFCM = SampleShape.sendsToFCM(original)
     for (index, sample) in samples.enumerated() {
       let text = Self.lintedText(sample)
       guard !sample.disabled, sample.language == .json, sample.elision == nil,
-        let reader = linter(for: sample, bytes: text, nearby: SampleShape.sayNearby(original, sample: sample))
+        let reader = linter(for: sample, bytes: text, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(original, sample: sample), pageSendsToFCM: sendsToFCM))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

@@ -37,8 +37,8 @@ public enum SampleEncoding: Sendable, Equatable {
   /// Lines of the sample begin with these bytes in the document (a block quote's `> `), which
   /// the sample's text does not have.
   case linePrefix([UInt8])
-  /// HTML text: `&`, `<` and `>` as entities.
-  case html
+  /// HTML text, in the spelling of the block it is in (`HTMLSpelling`).
+  case html(HTMLSpelling)
   /// The contents of a JSON string (a page's text kept in a JSON blob): `"`, `\` and control
   /// characters escaped.
   case jsonString
@@ -73,14 +73,9 @@ public enum SampleEncoding: Sendable, Equatable {
         out.append(byte)
         if byte == 0x0A { out += prefix }
       }
-    case .html:
+    case .html(let spelling):
       for byte in text {
-        switch byte {
-        case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-        case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-        case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-        default: out.append(byte)
-        }
+        if let entity = spelling.entities[byte] { out += entity } else { out.append(byte) }
       }
     case .jsonString:
       // A byte at a time (the offsets are bytes'): ASCII as a JSON string escapes it, the bytes
@@ -90,6 +85,47 @@ public enum SampleEncoding: Sendable, Equatable {
       }
     }
     return out
+  }
+}
+
+/// How an HTML block writes the characters a fix puts into it, so that a fix is written as the
+/// page writes the rest: `&`, `<` and `>` as entities always (the entity the block uses for each,
+/// or `&amp;`, `&lt;`, `&gt;`), and any other ASCII character as the entity the block writes it
+/// with (`&quot;`, `&#34;`, `&#39;`), when it does so more often than it writes the character
+/// itself.
+public struct HTMLSpelling: Sendable, Equatable {
+  /// The entity each ASCII byte is written as; a byte not here is written as itself.
+  public var entities: [UInt8: [UInt8]]
+
+  /// `&`, `<` and `>` as `&amp;`, `&lt;`, `&gt;`, everything else as itself.
+  public init() {
+    entities = [UInt8(ascii: "&"): Array("&amp;".utf8), UInt8(ascii: "<"): Array("&lt;".utf8), UInt8(ascii: ">"): Array("&gt;".utf8)]
+  }
+
+  /// What a block was read from: how often each ASCII byte was written as itself, and each
+  /// entity that stood for one.
+  struct Counts {
+    var raw = [Int](repeating: 0, count: 128)
+    var spelt: [UInt8: [[UInt8]: Int]] = [:]
+
+    mutating func written(_ byte: UInt8) { if byte < 0x80 { raw[Int(byte)] += 1 } }
+
+    mutating func written(_ decoded: [UInt8], as entity: ArraySlice<UInt8>) {
+      guard decoded.count == 1, decoded[0] < 0x80 else { return }
+      spelt[decoded[0], default: [:]][Array(entity), default: 0] += 1
+    }
+
+    /// The spelling: for each byte, its most frequent entity (of equals, the first in byte order).
+    var spelling: HTMLSpelling {
+      var spelling = HTMLSpelling()
+      for (byte, entities) in spelt {
+        let total = entities.values.reduce(0, +)
+        let markup = byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+        guard markup || total > raw[Int(byte)] else { continue }
+        spelling.entities[byte] = entities.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key) }[0].key
+      }
+      return spelling
+    }
   }
 }
 

@@ -27,8 +27,8 @@ enum HTMLBlocks {
       i = end
       found.blockStarts.append(view.origin(open))
       found.codeRanges.append(view.origin(open)..<view.origin(end))
-      let text = decode(view, (tagEnd + 1)..<close)
-      let inner = TextView(text, encoding: [.html] + view.encoding)
+      let (text, spelling) = decode(view, (tagEnd + 1)..<close)
+      let inner = TextView(text, encoding: [.html(spelling)] + view.encoding)
       let blockStart = view.origin(open)
       let first = found.samples.count
       defer {
@@ -85,9 +85,11 @@ enum HTMLBlocks {
     offset < view.count && (view[offset] == UInt8(ascii: ">") || view[offset] == 0x20 || view[offset] == 0x09 || view[offset] == 0x0A || view[offset] == 0x0D)
   }
 
-  /// The text of `range`: tags dropped (`<br>` a line break), entities decoded.
-  static func decode(_ view: TextView, _ range: Range<Int>) -> MappedText {
+  /// The text of `range`: tags dropped (`<br>` a line break), entities decoded; and how the
+  /// block spells what a fix writes into it.
+  static func decode(_ view: TextView, _ range: Range<Int>) -> (MappedText, HTMLSpelling) {
     var text = MappedText(bytes: [], origins: [view.origin(range.lowerBound)])
+    var counts = HTMLSpelling.Counts()
     var i = range.lowerBound
     while i < range.upperBound {
       let byte = view[i]
@@ -97,13 +99,15 @@ enum HTMLBlocks {
         i = tagEnd + 1
       } else if byte == UInt8(ascii: "&"), let (decoded, length) = entity(view, at: i, end: range.upperBound) {
         text.append(decoded, standingFor: view.origin(i)..<view.origin(i + length))
+        counts.written(decoded, as: view.bytes[i..<(i + length)])
         i += length
       } else {
         text.append(byte, from: view.origin(i))
+        counts.written(byte)
         i += 1
       }
     }
-    return text
+    return (text, counts.spelling)
   }
 
   private static func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z") }

@@ -12,6 +12,20 @@ enum SampleShape {
     "getMessaging(", "messaging()",
   ]
 
+  /// What the page says of a sample: whether the text just before it says it is sent to FCM
+  /// (`sayNearby`), and whether the page names FCM's endpoint anywhere (`sendsToFCM`).
+  struct Evidence {
+    var nearby: Bool
+    var pageSendsToFCM: Bool
+  }
+
+  /// Whether the page names FCM's v1 endpoint: a page that sends requests to FCM itself, not
+  /// through a service that adds the target. Searched once per page.
+  static func sendsToFCM(_ page: [UInt8]) -> Bool {
+    let view = TextView(page)
+    return ["messages:send", "fcm.googleapis.com"].contains { view.find($0, in: 0..<view.count) != nil }
+  }
+
   /// How far before a sample's block its evidence is looked for: the sentence or request line
   /// that introduces it, not the rest of the page.
   static let evidenceReach = 400
@@ -37,6 +51,53 @@ enum SampleShape {
     })
   }
 
+  /// The keys of the object a request's `message` member holds, or nil when it holds no object.
+  static func messageKeys(_ document: JSONDocument) -> [String]? {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object,
+      let message = document.children(root).reversed().first(where: { document.key($0) == "message" }), document.kind(message) == .object
+    else { return nil }
+    return document.children(message).compactMap(document.key)
+  }
+
+  /// Whether `key` is a Message field as a message's top level is read: a v1 field, a legacy
+  /// field, an `aps` key or APNs header out of place, or a request's own key.
+  static func isMessageKey(_ key: String, vocabulary: DocumentLinter.Vocabulary) -> Bool {
+    vocabulary.messageFields.contains(key) || DocumentClassifier.legacyFields.contains(key)
+      || DocumentClassifier.misplacedFields.contains(key) || DocumentClassifier.requestKeys.contains(key)
+  }
+
+  /// Nil when what a send request's `message` holds is an FCM Message; the reason it is not
+  /// otherwise. Push servers and chat APIs have bodies with a `message` object of their own
+  /// (`{"message": {"alert": ..., "user-data": ...}}`), so the object must be a Message: no more
+  /// keys that are no Message field than keys that are (a request with one stray key is still a
+  /// request, whose stray key is reported), and not only keys that resemble a Message's.
+  static func reasonNotRequest(messageKeys keys: [String], vocabulary: DocumentLinter.Vocabulary) -> String? {
+    var fields = 0, misspelt = 0
+    var foreign: [String] = []
+    for key in keys {
+      if isMessageKey(key, vocabulary: vocabulary) {
+        fields += 1
+      } else if DocumentClassifier.isNearMiss(key) {
+        misspelt += 1
+      } else if !vocabulary.partFields.contains(key) && !vocabulary.apsKeys.contains(key) {
+        foreign.append(key)
+      }
+    }
+    if !foreign.isEmpty && foreign.count >= fields {
+      return "its \"message\" (\(quoted(keys))) is not an FCM Message: \(quoted(foreign)) \(foreign.count == 1 ? "is no Message field" : "are no Message fields")"
+    }
+    if fields == 0 && misspelt == 0 && !keys.isEmpty {
+      return "its \"message\" holds only keys that resemble a Message's (\(quoted(keys))), and nothing near it says it is sent to FCM"
+    }
+    return nil
+  }
+
+  /// Up to three keys in quotes, "..." after them when there are more.
+  static func quoted(_ keys: [String]) -> String {
+    keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 3 ? ", ..." : "")
+  }
+
   /// Nil when the top-level members of a bare Message sample make it one; the reason it is not
   /// otherwise. A message needs more than one key that is a Message field (a legacy field or an
   /// `aps` key out of place counts, a misspelling or a field of a Message's part counts beside a
@@ -45,9 +106,7 @@ enum SampleShape {
   static func reasonNotMessage(keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary) -> String? {
     var fields: [String] = [], near: [String] = [], foreign: [String] = []
     for key in members {
-      if vocabulary.messageFields.contains(key) || DocumentClassifier.legacyFields.contains(key)
-        || DocumentClassifier.misplacedFields.contains(key) || DocumentClassifier.requestKeys.contains(key)
-      {
+      if isMessageKey(key, vocabulary: vocabulary) {
         fields.append(key)
       } else if DocumentClassifier.isNearMiss(key) || vocabulary.partFields.contains(key) || vocabulary.apsKeys.contains(key) {
         near.append(key)

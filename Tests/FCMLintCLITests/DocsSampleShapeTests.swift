@@ -266,3 +266,194 @@ extension CLITests {
     XCTAssertTrue(found.contains("14:unknown-field /tokens"), "\(found)")
   }
 }
+
+/// A `message` member makes a send request only when what it holds is an FCM Message: push
+/// servers and chat APIs document bodies of their own with a `message` object (found on a push
+/// server's REST sender page in corpus/docs/real).
+extension CLITests {
+  static let otherMessageObjectsPage = """
+    The sender takes:
+
+    ```JSON
+    "message" : {
+      "alert": "Hello!",
+      "sound": "default",
+      "badge": 7,
+      "priority": "NORMAL",
+      "user-data": {
+          "someKey": "some value"
+          },
+        },
+    ```
+
+    A chat API answers:
+
+    ```json
+    {"message": {"id": 1, "body": "Hello", "user": {}}}
+    ```
+
+    A notification service's send API:
+
+    ```json
+    {"message": {"to": {"user_id": "u1"}, "content": {"title": "Hi"}, "data": {"k": "v"}, "routing": {"method": "single"}}}
+    ```
+
+    Broadcast:
+
+    ```json
+    {"message": {"alert": "Hello from the HTTP sender!", "sound": "default"}}
+    ```
+
+    """
+
+  func testOtherAPIsMessageObjectsAreSkippedWithTheReason() throws {
+    let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "sender.md", "-"], input: .bytes(Data(Self.otherMessageObjectsPage.utf8)))
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(try found(run), [])
+    for expected in [
+      #"skipped sample sender.md:4: its "message" ("alert", "sound", "badge", ...) is not an FCM Message: "user-data" is no Message field"#,
+      #"skipped sample sender.md:18: its "message" ("id", "body", "user") is not an FCM Message: "user" is no Message field"#,
+      #"skipped sample sender.md:24: its "message" ("to", "content", "data", ...) is not an FCM Message: "content", "routing" are no Message fields"#,
+      #"skipped sample sender.md:30: its "message" holds only keys that resemble a Message's ("alert", "sound"), and nothing near it says it is sent to FCM"#,
+    ] {
+      XCTAssertTrue(run.stderr.contains(expected), "\(expected)\n\(run.stderr)")
+    }
+    // Nor is another API's sample fixed: its trailing commas are its page's business.
+    let root = try temporaryDirectory()
+    try write(Self.otherMessageObjectsPage, to: root.appendingPathComponent("sender.md"))
+    let fix = try fcmlint(["--docs", "--fix", "sender.md"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("sender.md"), encoding: .utf8), Self.otherMessageObjectsPage)
+  }
+
+  /// FCM requests with a stray key are still checked, and so is any `message` the page sends to
+  /// FCM's endpoint.
+  func testRequestsWithAStrayKeyOrSentToFCMAreStillReported() throws {
+    let page = """
+      ```json
+      {"message": {"token": "t", "notification": {"title": "x"}, "custom_key": "v"}}
+      ```
+
+      ```json
+      {"message": {"topic": "news", "priority": "high", "data": {"a": "b"}}}
+      ```
+
+      ```http
+      POST https://fcm.googleapis.com/v1/projects/p/messages:send HTTP/1.1
+
+      {"message": {"topic": "news", "alert": "Hi", "sound": "default"}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "page.md", "-"], input: .bytes(Data(page.utf8)))
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      try found(run).map { "\($0.line):\($0.column) \($0.rule) \($0.pointer)" },
+      [
+        "2:60 unknown-field /message/custom_key",
+        "6:31 unknown-field /message/priority",
+        "12:31 unknown-field /message/alert",
+        "12:46 unknown-field /message/sound",
+      ])
+  }
+}
+
+/// A request on a page that never sends to FCM's endpoint goes through a service that adds the
+/// target (Azure Notification Hubs, a template): no target is fine there, two are still an error
+/// (found on a Notification Hubs migration guide in corpus/docs/real).
+extension CLITests {
+  static let hubRequest = #"{"message": {"notification": {"title": "Breaking News"}, "android": {"data": {"count": "3"}}}}"#
+
+  func testRequestsSentThroughAServiceNeedNoTarget() throws {
+    let hub = """
+      # Send through the hub
+
+      Set `ServiceBusNotification-Format` to `fcmV1`. For example, in the request body:
+
+      ```json
+      \(Self.hubRequest)
+      ```
+
+      Two targets are still two:
+
+      ```json
+      {"message": {"topic": "news", "token": "t", "notification": {"title": "Hi"}}}
+      ```
+
+      """
+    let run = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "hub.md", "-"], input: .bytes(Data(hub.utf8)))
+    XCTAssertEqual(try found(run).map { "\($0.line) \($0.rule) \($0.pointer)" }, ["12 target-exactly-one /message/token"])
+    // A page that sends to FCM's endpoint, anywhere on it, sends the request as it is.
+    let direct = """
+      # Send with the REST API
+
+      Requests go to https://fcm.googleapis.com/v1/projects/PROJECT_ID/messages:send with an OAuth 2.0 token.
+      \(String(repeating: "Get the token from a service account, as the Admin SDK does. ", count: 10))
+
+      ```json
+      \(Self.hubRequest)
+      ```
+
+      """
+    let directRun = try fcmlint(["--docs", "--format", "json", "--stdin-filename", "direct.md", "-"], input: .bytes(Data(direct.utf8)))
+    XCTAssertEqual(try found(directRun).map { "\($0.line) \($0.rule) \($0.pointer)" }, ["7 target-exactly-one /message"])
+  }
+}
+
+/// Fixes keep the page's spelling (issue 28): an HTML block that writes its quotes as `&quot;` or
+/// `&#34;` gets renamed keys, inserted members and quoted values in that spelling, `&`, `<`
+/// and `>` as entities; comments in a JSON-with-comments block stay; an elided sample is only
+/// reported. `--fix-dry-run` shows the same edits and writes nothing.
+extension CLITests {
+  static let spelledPage = """
+    <h2>Send an image</h2>
+    <pre class="language-json">{
+      &quot;message&quot;: {
+        &quot;topic&quot;: &quot;news&quot;,
+        &quot;notification&quot;: {&quot;title&quot;: &quot;Caf&#233; &amp; bar&quot;, &quot;image&quot;: &quot;https://example.com/a.png&quot;},
+        &quot;data&quot;: {&quot;count&quot;: 3},
+        &quot;apns&quot;: {&quot;payload&quot;: {&quot;aps&quot;: {&quot;mutable_content&quot;: 1}}}
+      }
+    }</pre>
+    <pre><code class="lang-json">{&#34;message&#34;: {&#34;topic&#34;: &#34;news&#34;, &#34;notification&#34;: {&#34;title&#34;: &#34;Sale&#34;, &#34;image&#34;: &#34;https://example.com/b.png&#34;}, &#34;apns&#34;: {&#34;headers&#34;: {&#34;apns-priority&#34;: &#34;10&#34;}}}}</code></pre>
+
+    """
+
+  func testFixesKeepAnHTMLPagesEntities() throws {
+    let root = try temporaryDirectory()
+    let page = root.appendingPathComponent("send.html")
+    try write(Self.spelledPage, to: page)
+    let dry = try fcmlint(["--fix-dry-run", "send.html"], in: root)
+    XCTAssertTrue(dry.stdout.contains(#"+    &quot;data&quot;: {&quot;count&quot;: &quot;3&quot;},"#), dry.stdout)
+    XCTAssertTrue(dry.stdout.contains(#"{&quot;aps&quot;: {&quot;mutable-content&quot;: 1}}}"#), dry.stdout)
+    XCTAssertEqual(try String(contentsOf: page, encoding: .utf8), Self.spelledPage)
+    let fix = try fcmlint(["--fix", "send.html"], in: root)
+    XCTAssertEqual(fix.status, 0, fix.stdout + fix.stderr)
+    let fixed = try String(contentsOf: page, encoding: .utf8)
+    XCTAssertEqual(
+      fixed,
+      Self.spelledPage
+        .replacingOccurrences(of: "&quot;count&quot;: 3}", with: "&quot;count&quot;: &quot;3&quot;}")
+        .replacingOccurrences(of: "&quot;mutable_content&quot;", with: "&quot;mutable-content&quot;")
+        .replacingOccurrences(
+          of: "&#34;apns-priority&#34;: &#34;10&#34;}}}}",
+          with: "&#34;apns-priority&#34;: &#34;10&#34;}, &#34;payload&#34;: {&#34;aps&#34;: {&#34;mutable-content&#34;: 1}}}}}"))
+    // Written back in its own spelling, the page reads as fixed: nothing is left to report.
+    let again = try fcmlint(["--format", "json", "send.html"], in: root)
+    XCTAssertEqual(try found(again).filter { $0.rule != "image-extension-missing" }, [])
+  }
+
+  func testFixesKeepCommentsAndLeaveElidedSamplesInADryRun() throws {
+    let root = try temporaryDirectory()
+    try write(Self.commentedPage + Self.elidedPage, to: root.appendingPathComponent("page.md"))
+    let dry = try fcmlint(["--fix-dry-run", "page.md"], in: root)
+    // The comments' lines are context, never removed; no elided sample's line is changed.
+    XCTAssertTrue(dry.stdout.contains("-    \"topic\": \"/topics/news\", // the topic, without a prefix\n+    \"topic\": \"news\", // the topic, without a prefix\n"), dry.stdout)
+    XCTAssertFalse(dry.stdout.contains("-    /* Android only */"), dry.stdout)
+    XCTAssertFalse(dry.stdout.contains("-  // a data message"), dry.stdout)
+    for line in Self.elidedPage.split(separator: "\n") where line.contains("...") || line.contains("…") {
+      XCTAssertFalse(dry.stdout.contains("-" + line + "\n"), "\(line)\n\(dry.stdout)")
+    }
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), Self.commentedPage + Self.elidedPage)
+  }
+}

@@ -37,6 +37,21 @@ extension CLITests {
     XCTAssertEqual(run.stdout, try String(contentsOf: golden, encoding: .utf8), "docs corpus output changed; if intended, run FCMLINT_UPDATE_GOLDEN=1 swift test --filter testDocsCorpus and review the diff")
   }
 
+  /// `corpus/docs/real/` (documentation pages from public repositories, every finding judged in
+  /// its JUDGED.md) as `fcmlint --docs corpus/docs/real` reports it: `corpus/docs/real/expected.txt`.
+  /// A new finding on these pages fails here; regenerate with FCMLINT_UPDATE_GOLDEN=1 only once it
+  /// is judged.
+  func testRealPagesMatchTheirGoldenOutput() throws {
+    let run = try fcmlint(["--docs", "corpus/docs/real"], in: Self.repository)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let golden = Self.repository.appendingPathComponent("corpus/docs/real/expected.txt")
+    if ProcessInfo.processInfo.environment["FCMLINT_UPDATE_GOLDEN"] != nil {
+      try Data(run.stdout.utf8).write(to: golden)
+      return
+    }
+    XCTAssertEqual(run.stdout, try String(contentsOf: golden, encoding: .utf8), "real pages' output changed; judge each new finding in corpus/docs/real/JUDGED.md, then run FCMLINT_UPDATE_GOLDEN=1 swift test --filter testRealPages and review the diff")
+  }
+
   /// The acceptance check: the seed pages' four mistakes, each at the page's own line and
   /// column (the REST sample of the pt page starts at line 90).
   func testSeedPagesReportTheCopiedMistakesAtThePagesOwnPlaces() throws {

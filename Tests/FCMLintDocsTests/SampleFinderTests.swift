@@ -84,7 +84,24 @@ final class SampleFinderTests: XCTestCase {
       #"{"message": {"topic": "a&b"}}"#,
     ])
     for sample in found { assertCopiedBytesMapBack(sample, in: page) }
-    XCTAssertEqual(found[1].encoding, [.html])
+    // The block writes its quotes as entities more often than as themselves: fixes do too, with
+    // its most frequent one; `&` as it writes it, `<` and `>` as the defaults.
+    var spelling = HTMLSpelling()
+    spelling.entities[UInt8(ascii: "\"")] = Array("&quot;".utf8)
+    XCTAssertEqual(found[1].encoding, [.html(spelling)])
+    XCTAssertEqual(found[0].encoding, [.html(spelling)])
+  }
+
+  /// Numeric entities and `&#39;` are a block's spelling too, `&` written as the block writes it.
+  func testAnHTMLBlocksSpellingIsItsOwnEntities() {
+    let page = #"<pre>{&#34;message&#34;: {&#34;condition&#34;: &#34;&#39;a&#39; in topics &#38;&#38; &#39;b&#39; in topics&#34;}}</pre>"#
+    let found = samples(page, .html)
+    XCTAssertEqual(found.map(text), [#"{"message": {"condition": "'a' in topics && 'b' in topics"}}"#])
+    var spelling = HTMLSpelling()
+    spelling.entities[UInt8(ascii: "\"")] = Array("&#34;".utf8)
+    spelling.entities[UInt8(ascii: "'")] = Array("&#39;".utf8)
+    spelling.entities[UInt8(ascii: "&")] = Array("&#38;".utf8)
+    XCTAssertEqual(found.first?.encoding, [.html(spelling)])
   }
 
   func testPlainTextFindsRequestsObjectsAndBlobs() {
