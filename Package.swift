@@ -83,7 +83,7 @@ let package = Package(
       dependencies: ["FCMLintJSON", "LinearRegex", "CLibYAML"],
       swiftSettings: metadataAccessors
     ),
-    .target(name: "FCMLintFormatters", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintFormatters", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintSystem"], swiftSettings: metadataAccessors),
     .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
     // Everything that touches the file system: reading and walking files, the config file and
     // its discovery, ignore globs, limits, user rule folders, safe writes.

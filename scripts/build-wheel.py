@@ -26,6 +26,47 @@ import zipfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# `python -m fcmlint`. The binary is the wheel's script, which the installer puts in the scripts
+# folder of whatever scheme it installs to (a virtual environment's bin, ~/.local/bin for
+# `pip install --user`, a --prefix's bin); the installation's own RECORD, beside this package,
+# names it relative to the package's folder. Computing the folder from the interpreter's default
+# scheme ran another fcmlint (or none) after `pip install --user`.
+MAIN = '''"""python -m fcmlint: runs the fcmlint binary installed with this package.
+
+The binary is found through this installation's record (RECORD in @DIST_INFO@, beside this
+package), which names it relative to the folder the package is in: never from the interpreter's
+default install scheme, nor on the PATH, where another fcmlint may be.
+"""
+import csv
+import os
+import sys
+
+
+def binary():
+    site = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    record = os.path.join(site, "@DIST_INFO@", "RECORD")
+    try:
+        with open(record, newline="", encoding="utf-8") as f:
+            for row in csv.reader(f):
+                if row and os.path.basename(row[0]) in ("fcmlint", "fcmlint.exe"):
+                    path = os.path.normpath(os.path.join(site, row[0]))
+                    if os.path.isfile(path):
+                        return path
+    except OSError:
+        pass
+    sys.exit(f"fcmlint: the fcmlint binary installed with this package (listed in {record}) is missing; reinstall fcmlint")
+
+
+def main():
+    path = binary()
+    os.execv(path, [path, *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
 def version():
     text = open(os.path.join(REPO, "Sources/FCMLintCLI/FCMLintCommand.swift"), encoding="utf-8").read()
     match = re.search(r'public static let version = "([^"]+)"', text)
@@ -77,15 +118,7 @@ def main():
         files = {}
         files[f"{name}.data/scripts/fcmlint"] = (open(stripped, "rb").read(), 0o755)
         files["fcmlint/__init__.py"] = (b'"""fcmlint: the binary is installed as a script; see fcmlint/__main__.py."""\n', 0o644)
-        files["fcmlint/__main__.py"] = (
-            b'"""python -m fcmlint: runs the fcmlint binary this wheel installed."""\n'
-            b"import os\nimport sys\nimport sysconfig\n\n\n"
-            b"def main():\n"
-            b'    binary = os.path.join(sysconfig.get_path("scripts"), "fcmlint")\n'
-            b"    os.execv(binary, [binary, *sys.argv[1:]])\n\n\n"
-            b'if __name__ == "__main__":\n    main()\n',
-            0o644,
-        )
+        files["fcmlint/__main__.py"] = (MAIN.replace("@DIST_INFO@", f"{name}.dist-info").encode(), 0o644)
         readme = (
             "fcmlint lints Firebase Cloud Messaging HTTP v1 send requests: the {\"message\": ...} "
             "templates teams keep in their repositories. This wheel holds the static fcmlint binary; "

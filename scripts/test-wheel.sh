@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the wheel from the release binary, installs it with pip into a fresh virtual environment
-# and lints the corpus with the installed `fcmlint`: its report must be corpus/expected.txt. Then
+# and lints the corpus with the installed `fcmlint`: its report must be corpus/expected.txt; then
+# runs `python -m fcmlint` after `pip install --user`, with decoys where it must not look. Then
 # the no-Swift pre-commit hook (fcmlint-py) with the real pre-commit framework, pip taking the
 # fcmlint wheel from the one just built. Prints the wheel's size.
 #   scripts/test-wheel.sh [BINARY]    (default: the release build's fcmlint)
@@ -20,11 +21,29 @@ wheel="$(ls "$work"/dist/fcmlint-*.whl)"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
 [ "$("$work/venv/bin/fcmlint" --version)" = "$version" ] || { echo "wheel test: FAILED: the installed fcmlint is not $version"; exit 1; }
+[ "$("$work/venv/bin/python" -m fcmlint --version)" = "$version" ] || { echo "wheel test: FAILED: python -m fcmlint is not $version"; exit 1; }
 status=0
 (cd "$repo" && "$work/venv/bin/fcmlint" corpus) > "$work/corpus.txt" || status=$?
 [ "$status" -eq 1 ] || { echo "wheel test: FAILED: expected exit 1 on the corpus, got $status"; exit 1; }
 diff "$work/corpus.txt" corpus/expected.txt || { echo "wheel test: FAILED: the installed fcmlint's corpus report differs from corpus/expected.txt"; exit 1; }
 echo "wheel test: pip-installed $(basename "$wheel") lints the corpus as expected: ok"
+
+# `python -m fcmlint` after `pip install --user` runs the binary that install put in the user
+# scheme's bin: not one where the interpreter's default scheme puts scripts (the virtual
+# environment's bin here), nor one found on the PATH. A decoy fcmlint waits in each.
+python3 -m venv --system-site-packages "$work/user-venv"
+mkdir -p "$work/decoys"
+for decoy in "$work/user-venv/bin/fcmlint" "$work/decoys/fcmlint"; do
+  printf '#!/bin/sh\necho "decoy %s"\nexit 3\n' "$decoy" > "$decoy" && chmod +x "$decoy"
+done
+export PYTHONUSERBASE="$work/user-base"
+"$work/user-venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --user "$wheel"
+[ -x "$PYTHONUSERBASE/bin/fcmlint" ] || { echo "wheel test: FAILED: pip install --user put no fcmlint in $PYTHONUSERBASE/bin"; exit 1; }
+ran="$(cd "$work" && PATH="$work/decoys:$PATH" "$work/user-venv/bin/python" -m fcmlint --version 2>&1)" \
+  || { echo "wheel test: FAILED: python -m fcmlint after pip install --user: $ran"; exit 1; }
+[ "$ran" = "$version" ] || { echo "wheel test: FAILED: python -m fcmlint after pip install --user ran something else: $ran"; exit 1; }
+unset PYTHONUSERBASE
+echo "wheel test: python -m fcmlint after pip install --user runs the binary it installed (decoys left alone): ok"
 
 # The GitHub Action (action.yml) and the documented workflow, against GitHub's schemas
 # (SchemaStore's, bundled with check-jsonschema), then the action's steps run as a runner would,

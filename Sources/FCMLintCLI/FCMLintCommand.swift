@@ -86,6 +86,10 @@ public enum FCMLintCommand {
   static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
   static var lint: Command { command("lint")! }
 
+  /// Runs the command line this process was started with: its words as `FileName` reads them,
+  /// so a file name that is not UTF-8 (a glob's expansion) names its file.
+  public static func run() -> Int32 { run(Array(FileName.commandLine.dropFirst())) }
+
   /// Parses `arguments` (without the program name), runs the command and returns the exit code.
   /// Usage errors exit 2, like configuration and I/O failures; help and version exit 0.
   public static func run(_ arguments: [String]) -> Int32 {

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintSystem
 
 /// Checkstyle XML (what reviewdog, Jenkins' warnings plugin and many CI tools read): a `<file>`
 /// per linted file, an `<error>` per diagnostic with `source` set to `fcmlint.<rule>`.
@@ -21,7 +22,7 @@ public struct CheckstyleFormatter: Formatter {
       var out = ""
       for d in diagnostics {
         if !open {
-          out += "  <file name=\"\(XMLText.escape(file))\">\n"
+          out += "  <file name=\"\(XMLText.escape(FileName.shown(file)))\">\n"
           open = true
         }
         out += "    <error line=\"\(d.start.line)\" column=\"\(d.start.column)\" severity=\"\(d.severity.rawValue)\" message=\"\(XMLText.escape(d.message))\" source=\"fcmlint.\(XMLText.escape(d.rule))\"/>\n"
@@ -36,7 +37,7 @@ public struct CheckstyleFormatter: Formatter {
   }
 
   private mutating func close(to sink: any ReportSink, next: String?) {
-    if let current { sink.write(open ? "  </file>\n" : "  <file name=\"\(XMLText.escape(current))\"/>\n") }
+    if let current { sink.write(open ? "  </file>\n" : "  <file name=\"\(XMLText.escape(FileName.shown(current)))\"/>\n") }
     current = next
     open = false
   }

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintSystem
 
 /// GitHub Actions workflow commands: each diagnostic becomes an annotation on the pull request.
 /// `::error file=F,line=L,col=C,endLine=L,endColumn=C,title=RULE::message`, with the escaping the
@@ -17,7 +18,7 @@ public struct GitHubFormatter: Formatter {
       case .info: command = "notice"
       }
       let properties = [
-        "file=\(Self.property(SARIFFormatter.relativePath(d.file)))", "line=\(d.start.line)", "col=\(d.start.column)",
+        "file=\(Self.property(FileName.shown(SARIFFormatter.relativePath(d.file))))", "line=\(d.start.line)", "col=\(d.start.column)",
         "endLine=\(d.end.line)", "endColumn=\(d.end.column)", "title=\(Self.property(d.rule))",
       ].joined(separator: ",")
       out += "::\(command) \(properties)::\(Self.data("\(d.message) (\(d.pointer.isEmpty ? "/" : d.pointer), \(d.docs))"))\n"
@@ -37,7 +38,7 @@ public struct GitHubFormatter: Formatter {
       default:
         // Other control characters (ESC repaints the log, U+2028 breaks a line in some viewers)
         // are written as text, as the text format writes them.
-        if TextFormatter.isControl(c) { out += TextFormatter.printable(String(c)) } else { out.unicodeScalars.append(c) }
+        if TextFormatter.isControl(c) { out += TextFormatter.controlsEscaped(String(c)) } else { out.unicodeScalars.append(c) }
       }
     }
     return out

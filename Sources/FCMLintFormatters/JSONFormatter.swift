@@ -1,5 +1,6 @@
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 
 /// One JSON object: `{"diagnostics": [...], "summary": {...}}`, described by
 /// `schemas/fcmlint-output.schema.json`. Keys are written in a fixed order, so output is stable.
@@ -18,7 +19,7 @@ public struct JSONFormatter: Formatter {
     for d in diagnostics {
       if written > 0 { out += "," }
       written += 1
-      out += "{\"file\":\(JSONText.quote(d.file)),\"rule\":\(JSONText.quote(d.rule)),\"severity\":\"\(d.severity.rawValue)\""
+      out += "{\"file\":\(JSONText.quote(FileName.shown(d.file))),\"rule\":\(JSONText.quote(d.rule)),\"severity\":\"\(d.severity.rawValue)\""
       out += ",\"message\":\(JSONText.quote(d.message)),\"pointer\":\(JSONText.quote(d.pointer))"
       out += ",\"line\":\(d.start.line),\"column\":\(d.start.column),\"endLine\":\(d.end.line),\"endColumn\":\(d.end.column)"
       out += ",\"offset\":\(d.startOffset),\"endOffset\":\(d.endOffset),\"docs\":\(JSONText.quote(d.docs))"

@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintSystem
 
 /// JUnit XML, as Jenkins and GitLab read it: a test suite per file, a failing test case per
 /// diagnostic, and one passing case for a clean file so it shows as checked.
@@ -19,8 +20,8 @@ public struct JUnitFormatter: Formatter {
     for (file, diagnostics) in groupedByFile(diagnostics, files: files) {
       if file != current.name { flush(next: file) }
       for d in diagnostics {
-        let name = XMLText.escape(d.file)
-        let text = "\(d.file):\(d.start.line):\(d.start.column): \(d.severity.rawValue): \(d.message) [\(d.rule)]\nPointer: \(d.pointer.isEmpty ? "/" : d.pointer)\nDocs: \(d.docs)"
+        let name = XMLText.escape(FileName.shown(d.file))
+        let text = "\(FileName.shown(d.file)):\(d.start.line):\(d.start.column): \(d.severity.rawValue): \(d.message) [\(d.rule)]\nPointer: \(d.pointer.isEmpty ? "/" : d.pointer)\nDocs: \(d.docs)"
         current.lines += "    <testcase classname=\"\(name)\" name=\"\(XMLText.escape("\(d.rule) at \(d.start.line):\(d.start.column)"))\">\n"
         current.lines += "      <failure type=\"\(XMLText.escape(d.rule))\" message=\"\(XMLText.escape("\(d.severity.rawValue): \(d.message)"))\">\(XMLText.escape(text))</failure>\n"
         current.lines += "    </testcase>\n"
@@ -38,7 +39,7 @@ public struct JUnitFormatter: Formatter {
 
   private mutating func flush(next: String?) {
     if let file = current.name {
-      let name = XMLText.escape(file)
+      let name = XMLText.escape(FileName.shown(file))
       if currentCases == 0 {
         // A clean file: one passing case, so it shows as checked.
         tests += 1

@@ -1,5 +1,6 @@
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 
 /// SARIF 2.1.0 (what GitHub code scanning and many IDEs read): the rules as the tool's
 /// `reportingDescriptor`s with their docs as `helpUri`, each result with a physical location
@@ -69,13 +70,14 @@ public struct SARIFFormatter: Formatter {
     return String(p)
   }
 
-  /// A relative URI reference for a path: each segment percent-encoded (RFC 3986 unreserved
-  /// characters kept), absolute paths as file:// URIs.
+  /// A relative URI reference for a path: each segment's bytes percent-encoded (RFC 3986
+  /// unreserved characters kept; a byte that is not UTF-8 is itself, `%FF`), absolute paths as
+  /// file:// URIs.
   static func uri(_ path: String) -> String {
     let p = relativePath(path)
     let encoded = p.split(separator: "/", omittingEmptySubsequences: false).map { segment in
       var out = ""
-      for byte in segment.utf8 {
+      for byte in FileName.bytes(String(segment)) {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
           UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):

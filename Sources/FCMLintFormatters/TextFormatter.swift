@@ -1,4 +1,5 @@
 import FCMLintEngine
+import FCMLintSystem
 
 /// `FILE:LINE:COL: SEVERITY: MESSAGE [RULE-ID]`, one line per diagnostic, as compilers print, so
 /// every editor's error parser reads it; then a one-line summary. Colour only when asked (a TTY).
@@ -70,12 +71,16 @@ public struct TextFormatter: Formatter {
   /// control characters (a key with an escape sequence must not repaint the terminal).
   private func oneLine(_ s: String) -> String {
     guard s.unicodeScalars.contains(where: Self.isControl) else { return s }
-    return Self.printable(String(s.map { $0.isNewline ? " " : $0 }))
+    return Self.controlsEscaped(String(s.map { $0.isNewline ? " " : $0 }))
   }
 
-  /// A file name as one line of text: control characters (a newline in a name would forge a
-  /// diagnostic line of its own) written as `\n`, `\r`, `\t` or `\u{1b}`.
-  public static func printable(_ s: String) -> String {
+  /// A file name as one line of text: a byte that is not UTF-8 as `\xff` (`FileName.shown`),
+  /// control characters (a newline in a name would forge a diagnostic line of its own) as `\n`,
+  /// `\r`, `\t` or `\u{1b}`.
+  public static func printable(_ s: String) -> String { controlsEscaped(FileName.shown(s)) }
+
+  /// Control characters written as `\n`, `\r`, `\t` or `\u{1b}`.
+  static func controlsEscaped(_ s: String) -> String {
     guard s.unicodeScalars.contains(where: isControl) else { return s }
     var out = ""
     for scalar in s.unicodeScalars {

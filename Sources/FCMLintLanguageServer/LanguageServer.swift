@@ -603,10 +603,11 @@ public final class LanguageServer {
 
   static func isConfig(_ uri: String) -> Bool { uri.hasSuffix("/" + Config.fileName) }
 
-  /// The `file://` URI of an absolute path, percent-encoded where a URI needs it.
+  /// The `file://` URI of an absolute path: its bytes (`FileName`), percent-encoded where a URI
+  /// needs it.
   static func uri(ofPath path: String) -> String {
     var out = "file://"
-    for byte in path.utf8 {
+    for byte in FileName.bytes(path) {
       let safe = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "/-._~".utf8.contains(byte)
       if safe {
         out.unicodeScalars.append(Unicode.Scalar(byte))
@@ -618,8 +619,9 @@ public final class LanguageServer {
     return out
   }
 
-  /// The file path of a `file://` URI (percent-decoded); other schemes are linted as if in the
-  /// working directory, under their last path segment.
+  /// The file path of a `file://` URI (percent-decoded into bytes, which `FileName` reads, so a
+  /// name that is not UTF-8 keeps them); other schemes are linted as if in the working
+  /// directory, under their last path segment.
   static func path(of uri: String) -> String {
     guard uri.hasPrefix("file://") else {
       let name = uri.split(separator: "/").last.map(String.init) ?? "untitled.json"
@@ -637,7 +639,7 @@ public final class LanguageServer {
         i += 1
       }
     }
-    var path = String(decoding: bytes, as: UTF8.self)
+    var path = FileName.decode(bytes)
     // file://host/path: only the local host is a path here.
     if !path.hasPrefix("/"), let slash = path.firstIndex(of: "/") { path = String(path[slash...]) }
     return path

@@ -9,13 +9,15 @@ import Darwin
 /// The system calls fcmlint makes, in one place: reads and writes retried when a signal
 /// interrupts them, file status, directory listings, and the temporary file a safe write
 /// renames over the original. Everything here works on paths, descriptors and Swift arrays, so
-/// the modules that call it hold no pointer code for I/O.
+/// the modules that call it hold no pointer code for I/O. A path is a String that stands for
+/// bytes (`FileName`): every call here gives the system those bytes, and every path or name it
+/// returns is decoded from the system's bytes.
 public enum POSIX {}
 
 /// Named apart from the enum's `read`, `write` and `stat`, which would hide the C functions.
 @inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 @inline(__always) func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-@inline(__always) func systemStat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+@inline(__always) func systemStat(_ path: UnsafePointer<CChar>, _ info: inout stat) -> Int32 { stat(path, &info) }
 
 extension POSIX {
   public enum Kind: Sendable, Equatable { case file, directory, symbolicLink, other }
@@ -59,29 +61,29 @@ extension POSIX {
   /// The status of `path`, of what a last symbolic link names unless `followingLinks` is false.
   public static func status(_ path: String, followingLinks: Bool = true) -> Result<FileStatus, SystemError> {
     var info = stat()
-    let result = followingLinks ? systemStat(path, &info) : lstat(path, &info)
+    let result = FileName.withPath(path) { followingLinks ? systemStat($0, &info) : lstat($0, &info) }
     return result == 0 ? .success(FileStatus(info)) : .failure(.last)
   }
 
   /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it cannot be.
   public static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    guard let resolved = FileName.withPath(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return FileName.decode(cString: resolved)
   }
 
   /// The current working directory; nil when it cannot be told (removed, or too long).
   public static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
-    return buffer.withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0).prefix { $0 != 0 }, as: UTF8.self) }
+    return buffer.withUnsafeBufferPointer { FileName.decode(cString: $0.baseAddress!) }
   }
 
   /// Whether this user may write `path` (access(2); root may write any file).
-  public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+  public static func isWritable(_ path: String) -> Bool { FileName.withPath(path) { access($0, W_OK) } == 0 }
 
   /// Removes a file, quietly: for temporary files that may already be gone.
-  public static func remove(_ path: String) { unlink(path) }
+  public static func remove(_ path: String) { _ = FileName.withPath(path) { unlink($0) } }
 
   /// Why reading a whole file failed.
   public enum ReadFailure: Error, Sendable {
@@ -97,7 +99,7 @@ extension POSIX {
   /// Reads a whole regular file: one open, one fstat, reads into a buffer sized from it, one
   /// close. A file larger than `limit` bytes is refused before reading.
   public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], ReadFailure> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let fd = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard fd >= 0 else { return .failure(.system(.last)) }
     defer { close(fd) }
     var info = stat()
@@ -155,17 +157,16 @@ extension POSIX {
 
   /// One entry of a directory listing.
   public struct DirectoryEntry: Sendable {
-    /// The name; bytes that are not UTF-8 are shown as U+FFFD, and `isValidUTF8` is false (such
-    /// a name cannot be opened through a String).
+    /// The name, decoded losslessly (`FileName`): bytes that are not UTF-8 kept as escape
+    /// scalars, so the name opens the file and is shown with them escaped.
     public var name: String
-    public var isValidUTF8: Bool
     /// What the directory says the entry is (d_type), nil when it does not say.
     public var kind: Kind?
   }
 
   /// The entries of a directory, `.` and `..` left out, in the order the directory gives them.
   public static func directoryEntries(_ path: String) -> Result<[DirectoryEntry], SystemError> {
-    guard let handle = opendir(path) else { return .failure(.last) }
+    guard let handle = FileName.withPath(path, { opendir($0) }) else { return .failure(.last) }
     defer { closedir(handle) }
     var entries: [DirectoryEntry] = []
     while let entry = readdir(handle) {
@@ -176,13 +177,9 @@ extension POSIX {
       // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
       // out would read past the end of readdir's buffer (AddressSanitizer found it).
       let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
-      if let name = String(validatingCString: raw) {
-        if name == "." || name == ".." { continue }
-        entries.append(DirectoryEntry(name: name, isValidUTF8: true, kind: kind))
-      } else {
-        let shown = String(decoding: UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        entries.append(DirectoryEntry(name: shown, isValidUTF8: false, kind: kind))
-      }
+      let name = FileName.decode(cString: raw)
+      if name == "." || name == ".." { continue }
+      entries.append(DirectoryEntry(name: name, kind: kind))
     }
     return .success(entries)
   }

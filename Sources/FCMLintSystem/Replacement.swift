@@ -33,10 +33,10 @@ extension POSIX {
 
     /// Creates it in `directory` (mkstemp: mode 0600).
     public static func create(in directory: String) -> Result<TemporaryFile, SystemError> {
-      var template = Array("\(directory)/.fcmlint-XXXXXX".utf8CString)
-      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      var template = FileName.bytes(directory) + Array("/.fcmlint-XXXXXX".utf8) + [0]
+      let fd = template.withUnsafeMutableBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkstemp($0.baseAddress!) } }
       guard fd >= 0 else { return .failure(.last) }
-      return .success(TemporaryFile(path: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), fd: fd))
+      return .success(TemporaryFile(path: FileName.decode(template.dropLast()), fd: fd))
     }
 
     public func write(_ bytes: [UInt8], calls: WriteCalls = .system) -> WriteFailure? {
@@ -67,21 +67,21 @@ extension POSIX {
     /// extended attributes has none to copy.
     public func copyExtendedAttributes(from source: String) -> String? {
       #if os(Linux)
-      let size = listxattr(source, nil, 0)
+      let size = FileName.withPath(source) { listxattr($0, nil, 0) }
       if size < 0 { return errno == ENOTSUP ? nil : SystemError.last.description }
       if size == 0 { return nil }
       var names = [CChar](repeating: 0, count: size)
-      let listed = listxattr(source, &names, size)
+      let listed = FileName.withPath(source) { listxattr($0, &names, size) }
       guard listed >= 0 else { return SystemError.last.description }
       var start = 0
       while start < listed {
         let end = names[start..<listed].firstIndex(of: 0) ?? listed
         let name = Array(names[start..<end]) + [0]
         start = end + 1
-        let valueSize = getxattr(source, name, nil, 0)
+        let valueSize = FileName.withPath(source) { getxattr($0, name, nil, 0) }
         guard valueSize >= 0 else { return SystemError.last.description }
         var value = [UInt8](repeating: 0, count: max(valueSize, 1))
-        let read = getxattr(source, name, &value, valueSize)
+        let read = FileName.withPath(source) { getxattr($0, name, &value, valueSize) }
         guard read >= 0 else { return SystemError.last.description }
         guard fsetxattr(fd, name, value, read, 0) == 0 else {
           return "\(String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)): \(SystemError.last)"
@@ -96,14 +96,14 @@ extension POSIX {
     /// Closes and removes it: the replacement is abandoned.
     public func discard() {
       close()
-      unlink(path)
+      POSIX.remove(path)
     }
 
     /// Renames it (closed) over `target`, atomically; on failure it is removed.
     public func rename(over target: String) -> SystemError? {
       guard systemRename(path, target) == 0 else {
         let error = SystemError.last
-        unlink(path)
+        POSIX.remove(path)
         return error
       }
       return nil
@@ -112,7 +112,7 @@ extension POSIX {
 
   /// Syncs a folder, so that a rename in it survives a power loss; quietly, as that is a bonus.
   public static func syncDirectory(_ path: String) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { return }
     _ = fsync(fd)
     _ = systemClose(fd)
@@ -128,7 +128,7 @@ extension POSIX {
   /// Writes `text` into what `path` names, in place (a FIFO, a terminal, /dev/null), as a
   /// shell's redirection would.
   public static func writeInPlace(_ text: String, to path: String) -> WriteFailure? {
-    let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    let fd = FileName.withPath(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) }
     guard fd >= 0 else { return .system(.last) }
     defer { _ = systemClose(fd) }
     return write(text, to: fd)
@@ -139,4 +139,4 @@ extension POSIX {
 }
 
 @inline(__always) private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
-@inline(__always) private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+@inline(__always) private func systemRename(_ from: String, _ to: String) -> Int32 { FileName.withPaths(from, to) { rename($0, $1) } }

@@ -24,7 +24,9 @@ import FCMLintJSON
 /// ```
 public struct Baseline: Sendable {
   public struct Entry: Hashable, Sendable, Comparable {
-    /// Relative to the baseline's folder, `/`-separated.
+    /// Relative to the baseline's folder, `/`-separated. A name that is not UTF-8 is written as
+    /// `FileName` decodes it (each such byte one private-use character), so it reads back to
+    /// the same file.
     public var file: String
     public var rule: String
     public var pointer: String

@@ -2,6 +2,7 @@ import FCMLintDocs
 import FCMLintEngine
 import FCMLintFixes
 import FCMLintJSON
+import FCMLintSystem
 
 /// One input's way from bytes to a report, the same for every door: read (within its limit),
 /// read as JSON or as a documentation page, lint, set aside what the baseline and the config's
@@ -126,7 +127,7 @@ public final class FileJob: Sendable {
     guard outcome.bytes != bytes else { return result }
     switch (fixing, source) {
     case (.diff, _):
-      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: name)
+      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: FileName.shown(name))
     case (.write, .file(let path)):
       if let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
         // Not written: report what the file still holds.

@@ -144,17 +144,7 @@ public enum FileSystem {
     // no stat() of their own, which in a folder of 20,000 payloads is 20,000 system calls saved.
     var names: [(name: String, regular: Bool)] = []
     names.reserveCapacity(entries.count)
-    for entry in entries {
-      guard entry.isValidUTF8 else {
-        // A path is a String here, which cannot hold bytes that are not UTF-8: such a name could
-        // be neither opened nor shown. Said, not skipped in silence.
-        if include(entry.name) || entry.kind == .directory {
-          errors.append(IOError(path: prefix + entry.name, message: "its name is not valid UTF-8 (shown with U+FFFD), which fcmlint cannot open; rename it"))
-        }
-        continue
-      }
-      names.append((entry.name, entry.kind == .file))
-    }
+    for entry in entries { names.append((entry.name, entry.kind == .file)) }
     // Sorted through small keys: moving whole entries and calling a comparison through a
     // function value cost more than the comparisons themselves.
     var order = names.indices.map { SortKey(names[$0].name, index: $0) }

@@ -1,3 +1,5 @@
+import FCMLintSystem
+
 /// Patterns that apply below one folder: a `.gitignore` file's, or the config's `ignore:`.
 public struct IgnoreList: Sendable {
   /// The folder the patterns are relative to, absolute.
@@ -121,7 +123,7 @@ public final class WalkFilter {
     let chain = top == nil ? [root] : Array(above.reversed())
     var lists: [IgnoreList] = []
     if let top, case .success(let bytes) = FileSystem.read(Path.join(top, ".git/info/exclude"), limit: 1 << 20) {
-      lists.append(IgnoreList(gitignore: String(decoding: bytes, as: UTF8.self), base: top))
+      lists.append(IgnoreList(gitignore: FileName.decode(bytes), base: top))
     }
     for folder in chain {
       if let list = Self.gitignore(in: folder) { lists.append(list) }
@@ -137,7 +139,7 @@ public final class WalkFilter {
 
   private static func gitignore(in folder: String) -> IgnoreList? {
     guard case .success(let bytes) = FileSystem.read(Path.join(folder, ".gitignore"), limit: 1 << 20) else { return nil }
-    let list = IgnoreList(gitignore: String(decoding: bytes, as: UTF8.self), base: folder)
+    let list = IgnoreList(gitignore: FileName.decode(bytes), base: folder)
     return list.globs.isEmpty ? nil : list
   }
 

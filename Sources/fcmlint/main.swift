@@ -6,4 +6,4 @@ import Glibc
 import Darwin
 #endif
 
-exit(FCMLintCommand.run(Array(CommandLine.arguments.dropFirst())))
+exit(FCMLintCommand.run())
