@@ -13,8 +13,8 @@ trap 'rm -rf "$work"' EXIT
 binary="${1:-$(swift build -c release --show-bin-path)/fcmlint}"
 
 version="$(sed -nE 's/.*public static let version = "([^"]+)".*/\1/p' Sources/FCMLintCLI/FCMLintCommand.swift)"
-grep -q "^version = \"$version\"" pyproject.toml && grep -q "\"fcmlint==$version\"" pyproject.toml \
-  || { echo "wheel test: FAILED: pyproject.toml must pin fcmlint==$version (the version in FCMLintCommand.swift)"; exit 1; }
+grep -q "^version = \"$version\"" pyproject.toml && grep -q "^VERSION = \"$version\"" scripts/pre-commit-shim/fcmlint_hook.py \
+  || { echo "wheel test: FAILED: pyproject.toml and scripts/pre-commit-shim/fcmlint_hook.py must say $version (the version in FCMLintCommand.swift)"; exit 1; }
 
 python3 scripts/build-wheel.py --binary "$binary" --out "$work/dist"
 wheel="$(ls "$work"/dist/fcmlint-*.whl)"
@@ -102,12 +102,37 @@ git config user.email ci@example.invalid && git config user.name ci
 printf '{"message": {"topic": "news", "notification": {"title": "Hi"}}}\n' > good.json
 printf '{"message": {"topic": "news", "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "Hi"}}}}}\n' > bad.json
 git add good.json bad.json
-pre-commit try-repo "$repo" fcmlint-py --files good.json > "$work/good.log" 2>&1 || { cat "$work/good.log"; echo "wheel test: FAILED: fcmlint-py failed a good payload"; exit 1; }
-if pre-commit try-repo "$repo" fcmlint-py --files bad.json > "$work/bad.log" 2>&1; then
+# Without the wheel in its environment, the hook says how to get one (fcmlint is not on PyPI yet).
+if pre-commit try-repo "$repo" fcmlint-py --files good.json > "$work/nowheel.log" 2>&1; then
+  cat "$work/nowheel.log"; echo "wheel test: FAILED: fcmlint-py passed without the fcmlint wheel"; exit 1
+fi
+grep -q "the fcmlint wheel is not installed in this hook's environment" "$work/nowheel.log" && grep -q "additional_dependencies" "$work/nowheel.log" \
+  || { cat "$work/nowheel.log"; echo "wheel test: FAILED: fcmlint-py without the wheel gave no guidance"; exit 1; }
+# As the README says: the wheel file named in additional_dependencies, the hooks at a commit.
+# (pre-commit reads the hooks from the commit; uncommitted changes to them are not seen here.)
+rev="$(git -C "$repo" rev-parse HEAD)"
+cat > .pre-commit-config.yaml <<YAML
+repos:
+  - repo: $repo
+    rev: $rev
+    hooks:
+      - id: fcmlint-py
+        additional_dependencies: [$wheel]
+      - id: fcmlint-fix-py
+        additional_dependencies: [$wheel]
+YAML
+pre-commit run fcmlint-py --files good.json > "$work/good.log" 2>&1 || { cat "$work/good.log"; echo "wheel test: FAILED: fcmlint-py failed a good payload"; exit 1; }
+if pre-commit run fcmlint-py --files bad.json > "$work/bad.log" 2>&1; then
   cat "$work/bad.log"; echo "wheel test: FAILED: fcmlint-py passed a bad payload"; exit 1
 fi
 grep -q "apns-aps-key" "$work/bad.log" || { cat "$work/bad.log"; echo "wheel test: FAILED: no apns-aps-key from fcmlint-py"; exit 1; }
 # The fix hook rewrites the file and fails the commit so the change can be reviewed.
-pre-commit try-repo "$repo" fcmlint-fix-py --files bad.json > "$work/fix.log" 2>&1 || true
+cp bad.json bad-system.json
+pre-commit run fcmlint-fix-py --files bad.json > "$work/fix.log" 2>&1 || true
 grep -q '"mutable-content"' bad.json || { cat "$work/fix.log"; echo "wheel test: FAILED: fcmlint-fix-py did not fix the key"; exit 1; }
-echo "wheel test: pre-commit hooks fcmlint-py and fcmlint-fix-py (no Swift): ok"
+# The hook that uses the fcmlint on PATH (here the wheel installed above), nothing installed by pre-commit.
+if PATH="$work/venv/bin:$PATH" pre-commit try-repo "$repo" fcmlint-system --files bad-system.json > "$work/system.log" 2>&1; then
+  cat "$work/system.log"; echo "wheel test: FAILED: fcmlint-system passed a bad payload"; exit 1
+fi
+grep -q "apns-aps-key" "$work/system.log" || { cat "$work/system.log"; echo "wheel test: FAILED: no apns-aps-key from fcmlint-system"; exit 1; }
+echo "wheel test: pre-commit hooks fcmlint-py and fcmlint-fix-py with the wheel in additional_dependencies, guidance without it, fcmlint-system with fcmlint on PATH (no Swift): ok"
