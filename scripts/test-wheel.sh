@@ -67,7 +67,8 @@ printf '{"message": {"topic": "news", "apns": {"payload": {"aps": {"mutable_cont
 python3 - "$repo/action.yml" "$work/steps" <<'PY'
 import sys, yaml
 steps = yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]
-for i, step in enumerate(steps):
+# The shell steps, numbered in order (a `uses:` step, the build cache, is the runner's to run).
+for i, step in enumerate(s for s in steps if "run" in s):
     open(f"{sys.argv[2]}-{i}.sh", "w").write(step["run"])
 PY
 export GITHUB_ACTION_PATH="$repo" RUNNER_TEMP="$work/runner-temp" GITHUB_PATH="$work/github_path" GITHUB_OUTPUT="$work/github_output"
