@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what a release publishes, into dist/: the stripped static binary
-# (fcmlint-VERSION-linux-x86_64), the wheel, and SHA256SUMS. See docs/releasing.md.
+# (fcmlint-VERSION-linux-x86_64), the wheel, SHA256SUMS, and TAG (the tag's name, vVERSION).
+# scripts/test-release.sh installs them offline. See docs/releasing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="$(sed -nE 's/.*public static let version = "([^"]+)".*/\1/p' Sources/FCMLintCLI/FCMLintCommand.swift)"
@@ -12,5 +13,7 @@ rm -rf dist && mkdir -p dist
 cp "$bin" "dist/fcmlint-$version-linux-x86_64"
 strip "dist/fcmlint-$version-linux-x86_64"
 python3 scripts/build-wheel.py --binary "$bin" --out dist
-(cd dist && sha256sum -- * > SHA256SUMS)
+# The tag this release is published under (docs/releasing.md, step 4).
+echo "v$version" > dist/TAG
+(cd dist && sha256sum -- fcmlint-* > SHA256SUMS)
 ls -l dist
