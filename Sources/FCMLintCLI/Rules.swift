@@ -96,12 +96,25 @@ public enum RuleDocs {
     if !rule.examples.invalid.isEmpty {
       out += "\nTriggers on:\n"
       for example in rule.examples.invalid {
-        out += indent(example.json) + "    → reported at \(example.pointers.map { $0.isEmpty ? "(the document)" : $0 }.joined(separator: ", "))\n\n"
+        out += shown(example) + "    → reported at \(example.pointers.map { $0.isEmpty ? "(the document)" : $0 }.joined(separator: ", "))\n\n"
       }
     }
     if !rule.examples.valid.isEmpty {
       out += "\nDoes not trigger on:\n"
-      for example in rule.examples.valid { out += indent(example.json) + "\n" }
+      for example in rule.examples.valid { out += shown(example) + "\n" }
+    }
+    return out
+  }
+
+  /// An example as it is linted: its JSON, or each file it gives (a config, a page) by name.
+  private static func shown(_ example: Rule.Example) -> String {
+    guard example.needsCommandLine else { return indent(example.json) }
+    var out = ""
+    if let config = example.config { out += "    .fcmlint.yml:\n" + indent(indent(config)) }
+    if let page = example.page {
+      out += "    example.md:\n" + indent(indent(page))
+    } else {
+      out += "    example.json:\n" + indent(indent(example.json))
     }
     return out
   }

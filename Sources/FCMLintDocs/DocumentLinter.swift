@@ -71,8 +71,8 @@ public struct DocumentLinter: Sendable {
     SampleFinder.samples(in: bytes, format: format, nodeEncoding: vocabulary.nodeEncoding)
   }
 
-  /// The rule of the info diagnostic at an elision.
-  public static let elidedSampleRule = "elided-sample"
+  /// The rule of the diagnostic at an elision (a rule of the pack, info by default).
+  public static let elidedSampleRule = ReportedRules.elidedSample
 
   public struct Outcome: Sendable {
     public var diagnostics: [Diagnostic]
@@ -107,6 +107,7 @@ public struct DocumentLinter: Sendable {
     let locator = SourceLocator(bytes: bytes, queries: 64)
     var skippedSamples: [(line: Int, reason: String)] = []
     let sendsToFCM = SampleShape.sendsToFCM(bytes)
+    let elided = linter.reportedRule(Self.elidedSampleRule)
     for sample in samples where !sample.disabled {
       let found: [Diagnostic]
       switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM) {
@@ -117,13 +118,12 @@ public struct DocumentLinter: Sendable {
       }
       linted += 1
       diagnostics += found.map { place($0, of: sample, locator: locator) }
-      if let elision = sample.elision {
+      if let elision = sample.elision, let elided {
         let offset = sample.text.origin(of: elision)
         let position = locator.position(of: offset)
-        diagnostics.append(Diagnostic(
-          file: file, rule: Self.elidedSampleRule, severity: .info,
-          message: "elided sample: what it leaves out is not known, and it is not fixed", pointer: "", start: position, end: position,
-          startOffset: offset, endOffset: offset, docs: Self.elisionDocs))
+        diagnostics.append(elided.diagnostic(
+          file: file, detail: "elided sample: what it leaves out is not known, and it is not fixed", start: position, end: position,
+          startOffset: offset, endOffset: offset))
       }
     }
     guard linted > 0 else {
@@ -133,11 +133,6 @@ public struct DocumentLinter: Sendable {
     }
     return Outcome(diagnostics: diagnostics.sorted(by: Diagnostic.ordered), samples: linted, skipped: nil, found: samples, skippedSamples: skippedSamples)
   }
-
-  /// What an elision's info diagnostic links to. fcmlint has no page of its own on the web; ESLint's
-  /// Markdown processor is the practice this follows (code blocks linted as files, markers
-  /// skipping those wrong on purpose), and says why.
-  static let elisionDocs = "https://github.com/eslint/markdown/blob/main/docs/processors/markdown.md"
 
   enum Linted {
     case linted([Diagnostic])

@@ -29,11 +29,14 @@ public struct Linter: Sendable {
     public init() {}
   }
 
-  /// Active rules with their effective severity, in id order (the syntax rule apart).
+  /// Active rules with their effective severity, in id order (the syntax rule and the rules
+  /// fcmlint reports itself apart): the rules a document's walk applies.
   public let rules: [Rule]
   /// Every active rule, the syntax rule included, in id order.
   public let activeRules: [Rule]
   private let syntaxRule: Rule?
+  /// The active rules fcmlint reports itself, outside the walk (`reportedRule`).
+  private let reported: [Rule]
   public private(set) var options: Options
   /// The schemas and the aliases file's names the rules were loaded with: what the rules know of
   /// FCM, for code that needs it outside a rule (the parts of a message a documentation sample shows).
@@ -85,18 +88,17 @@ public struct Linter: Sendable {
       rule.severity = severity
       active.append(rule)
     }
+    activeRules = active
+    reported = active.filter(\.isReportedByFcmlint)
+    if !reported.isEmpty { active.removeAll(where: \.isReportedByFcmlint) }
     if let syntax = active.firstIndex(where: \.reportsSyntax) {
       // One syntax rule: the first in id order.
-      let first = active[syntax]
+      syntaxRule = active[syntax]
       active.removeAll(where: \.reportsSyntax)
-      syntaxRule = first
-      rules = active
-      active.insert(first, at: syntax)
     } else {
       syntaxRule = nil
-      rules = active
     }
-    activeRules = active
+    rules = active
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {
       for path in rule.given {
@@ -250,11 +252,13 @@ public struct Linter: Sendable {
   public func syntaxDiagnostic(
     file: String, message detail: String, start: SourcePosition, end: SourcePosition, startOffset: Int = 0, endOffset: Int = 0
   ) -> Diagnostic? {
-    guard let rule = syntaxRule else { return nil }
-    let message = rule.message?.render(["detail": detail, "value": "", "property": "", "pointer": ""]) ?? detail
-    return Diagnostic(
-      file: file, rule: rule.id, severity: rule.severity, message: message, pointer: "",
-      start: start, end: end, startOffset: startOffset, endOffset: endOffset, docs: rule.docs)
+    syntaxRule?.diagnostic(file: file, detail: detail, start: start, end: end, startOffset: startOffset, endOffset: endOffset)
+  }
+
+  /// The rule `id` that fcmlint reports itself (`ReportedRules`), as configured: with its
+  /// severity, or nil when it is off or not in the rule set.
+  public func reportedRule(_ id: String) -> Rule? {
+    reported.first { $0.id == id }
   }
 
   /// Lints a parsed document.

@@ -223,10 +223,38 @@ public struct Rule: Sendable {
     public var fragment = false
     /// The document after `--fix` with this rule alone, for invalid examples of fixable rules.
     public var fixed: String? = nil
+    /// A documentation page (Markdown) linted instead of `json`, which is then empty.
+    public var page: String? = nil
+    /// The `.fcmlint.yml` beside the example. An example with a page or a config is run through
+    /// the command line (only rules fcmlint reports itself have them), not by `ExampleCheck`.
+    public var config: String? = nil
+
+    /// Whether the example needs the command line: a page or a config.
+    public var needsCommandLine: Bool { page != nil || config != nil }
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).
   public var reportsSyntax: Bool { then.contains { type(of: $0.function) == ValidJSON.self } }
+
+  /// Whether `docs` is a web address (an https:// URL); else it is a page of the rule's
+  /// repository by its path, which formats that need an absolute URI (SARIF's `helpUri`, LSP's
+  /// `codeDescription`) name in text instead.
+  public static func isWebAddress(_ docs: String) -> Bool { docs.hasPrefix("https://") }
+
+  /// Whether fcmlint reports this rule itself, outside a document's walk (see `ReportedByFcmlint`).
+  public var isReportedByFcmlint: Bool { then.contains { type(of: $0.function) == ReportedByFcmlint.self } }
+
+  /// A diagnostic of this rule, with its severity and docs, that the reporting code places itself:
+  /// the parser's syntax errors, and what `isReportedByFcmlint` rules report. `detail` fills the
+  /// message's `{detail}`.
+  public func diagnostic(
+    file: String, detail: String, start: SourcePosition, end: SourcePosition, startOffset: Int = 0, endOffset: Int = 0
+  ) -> Diagnostic {
+    let message = self.message?.render(["detail": detail, "value": "", "property": "", "pointer": ""]) ?? detail
+    return Diagnostic(
+      file: file, rule: id, severity: severity, message: message, pointer: "", start: start, end: end,
+      startOffset: startOffset, endOffset: endOffset, docs: docs)
+  }
 }
 
 /// A message with `{placeholder}`s, checked at load against what the rule's functions provide.

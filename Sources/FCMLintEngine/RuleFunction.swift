@@ -288,7 +288,7 @@ public enum FunctionRegistry {
     Present.self, Absent.self, Equals.self, Enumeration.self, Pattern.self, TypeIs.self, Length.self,
     NumberRange.self, DurationCheck.self, KeyName.self, AtLeastOne.self, ExactlyOne.self, URLCheck.self,
     Consistent.self, ByteSize.self, ContentSize.self, TopicCondition.self, SchemaCheck.self,
-    NoDuplicateKeys.self, ValidJSON.self, DependentRequired.self,
+    NoDuplicateKeys.self, ValidJSON.self, DependentRequired.self, ReportedByFcmlint.self,
   ]
 
   static let byName: [String: any RuleFunction.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -57,7 +57,10 @@ public enum RuleLoader {
     }
     let docsValue = try required("docs")
     let docs = try docsValue.nonEmptyString(what: "docs")
-    guard docs.hasPrefix("https://") else { throw docsValue.fail("docs must be an https:// URL of the page that states the requirement") }
+    guard Rule.isWebAddress(docs) || isRepositoryPage(docs) else {
+      throw docsValue.fail(
+        "docs must be an https:// URL of the page that states the requirement, or a page of the rule's repository by its path (docs/rules/my-rule.md)")
+    }
 
     var given: [JSONPath] = []
     for item in try required("given").oneOrMany(what: "given") {
@@ -76,6 +79,23 @@ public enum RuleLoader {
       then += checks
     }
     if then.isEmpty { throw root.fail("'then' needs at least one check") }
+    let reportedByFcmlint = then.contains { type(of: $0.function) == ReportedByFcmlint.self }
+    if reportedByFcmlint {
+      guard ReportedRules.all.contains(id) else {
+        throw idValue.fail("fcmlint reports only \(ReportedRules.all.joined(separator: " and ")) itself ('\(ReportedByFcmlint.name)'), not '\(id)'")
+      }
+      guard then.count == 1, fields["when"] == nil, fields["fix"] == nil else {
+        throw root.fail("a rule fcmlint reports itself ('\(ReportedByFcmlint.name)') has no other check, no 'when' and no 'fix'")
+      }
+    }
+    if case .loaded(let documentation) = documentationSource, !reportedByFcmlint {
+      // A page or a config is read by the command line, which only these rules' tests run.
+      for example in documentation.examples.valid + documentation.examples.invalid where example.page != nil || example.config != nil {
+        throw ConfigurationError(
+          file: root.file, line: example.line, column: example.column,
+          message: "'page' and 'config' examples are for the rules fcmlint reports itself ('\(ReportedByFcmlint.name)'); give 'json'")
+      }
+    }
 
     var when: [Rule.Condition] = []
     if let value = fields["when"] {
@@ -105,6 +125,12 @@ public enum RuleLoader {
     return Rule.Documentation(description: description, examples: examples)
   }
 
+  /// A page of the rule's repository named by its path: relative, without '..', a scheme or blanks.
+  static func isRepositoryPage(_ docs: String) -> Bool {
+    !docs.hasPrefix("/") && !docs.contains(":") && !docs.contains(where: \.isWhitespace)
+      && !docs.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+  }
+
   static func isRuleID(_ id: String) -> Bool {
     let parts = id.split(separator: "-", omittingEmptySubsequences: false)
     return parts.allSatisfy { part in
@@ -125,7 +151,7 @@ public enum RuleLoader {
 
   static func loadExample(_ item: DataValue, invalid: Bool) throws(ConfigurationError) -> Rule.Example {
     if case .scalar = item.node {
-      if invalid { throw item.fail("an invalid example needs 'json' and the 'pointer' it must report") }
+      if invalid { throw item.fail("an invalid example needs 'json' (or 'page') and the 'pointer' it must report") }
       return Rule.Example(json: try item.string(what: "an example"), pointers: [], line: item.line, column: item.column)
     }
     var json: String? = nil
@@ -133,10 +159,14 @@ public enum RuleLoader {
     var input: InputKind? = nil
     var fixed: String? = nil
     var fragment = false
-    let allowed = invalid ? ["json", "input", "fragment", "pointer", "pointers", "fixed"] : ["json", "input", "fragment"]
+    var page: String? = nil
+    var config: String? = nil
+    let allowed = ["json", "page", "config", "input", "fragment"] + (invalid ? ["pointer", "pointers", "fixed"] : [])
     for (key, _, v) in try item.mapping(allowed: allowed, what: "an example") {
       switch key {
       case "json": json = try v.string(what: "json")
+      case "page": page = try v.string(what: "page")
+      case "config": config = try v.string(what: "config")
       case "fragment": fragment = try v.bool(what: "fragment")
       case "fixed": fixed = try v.string(what: "fixed")
       case "input":
@@ -149,12 +179,15 @@ public enum RuleLoader {
       default: pointers = try v.strings(what: "pointers")
       }
     }
-    guard let json else { throw item.fail("an example needs 'json'") }
+    if json != nil && page != nil { throw item.fail("an example is 'json' or a 'page', not both") }
+    guard let json = json ?? page.map({ _ in "" }) else { throw item.fail("an example needs 'json'") }
     if invalid, pointers.isEmpty { throw item.fail("an invalid example needs the 'pointer' (or 'pointers') it must report") }
     for p in pointers where !(p.isEmpty || p.hasPrefix("/")) {
       throw item.fail("'\(p)' is not a JSON Pointer (they start with '/', or are empty for the whole document)")
     }
-    return Rule.Example(json: json, pointers: pointers, line: item.line, column: item.column, input: input, fragment: fragment, fixed: fixed)
+    return Rule.Example(
+      json: json, pointers: pointers, line: item.line, column: item.column, input: input, fragment: fragment, fixed: fixed, page: page,
+      config: config)
   }
 }
 

@@ -33,11 +33,13 @@ public enum ExampleCheck {
     func quoted(_ diagnostics: [Diagnostic]) -> String {
       diagnostics.map { "\($0.pointer.isEmpty ? "\"\"" : $0.pointer) (\($0.message))" }.joined(separator: "; ")
     }
-    for example in rule.examples.valid {
+    // A page or a config is read by the command line: those examples are run through it by the
+    // test suite (the rules fcmlint reports itself have them).
+    for example in rule.examples.valid where !example.needsCommandLine {
       let found = linter(example).lint(bytes: Array(example.json.utf8), file: "example.json")
       if !found.isEmpty { fail(example, "valid example triggers \(rule.id) at \(quoted(found))") }
     }
-    for example in rule.examples.invalid {
+    for example in rule.examples.invalid where !example.needsCommandLine {
       let linter = linter(example)
       let found = linter.lint(bytes: Array(example.json.utf8), file: "example.json")
       let pointers = found.map(\.pointer)

@@ -3,9 +3,9 @@ import FCMLintJSON
 import FCMLintSystem
 
 /// SARIF 2.1.0 (what GitHub code scanning and many IDEs read): the rules as the tool's
-/// `reportingDescriptor`s with their docs as `helpUri`, each result with a physical location
-/// (artifact URI relative to the working directory, 1-based region with its end, columns in UTF-16
-/// code units) and the JSON Pointer as a logical location.
+/// `reportingDescriptor`s with their docs as `helpUri` (a page of the repository as `help`), each
+/// result with a physical location (artifact URI relative to the working directory, 1-based
+/// region with its end, columns in UTF-16 code units) and the JSON Pointer as a logical location.
 public struct SARIFFormatter: Formatter {
   private var ruleIndex: [String: Int] = [:]
   private var wroteResult = false
@@ -21,7 +21,11 @@ public struct SARIFFormatter: Formatter {
     if !header.toolVersion.isEmpty { out += ",\"version\":\(JSONText.quote(header.toolVersion))" }
     out += ",\"rules\":["
     out += rules.map { r in
-      "{\"id\":\(JSONText.quote(r.id)),\"shortDescription\":{\"text\":\(JSONText.quote(r.summary))},\"helpUri\":\(JSONText.quote(r.docs)),\"defaultConfiguration\":{\"level\":\"\(Self.level(r.severity))\"}}"
+      // helpUri is an absolute URI; a page of the rule's repository, named by its path, is named in help.
+      let help = Rule.isWebAddress(r.docs)
+        ? "\"helpUri\":\(JSONText.quote(r.docs))"
+        : "\"help\":{\"text\":\(JSONText.quote("See \(r.docs) in the rule's repository, or run: fcmlint explain \(r.id)"))}"
+      return "{\"id\":\(JSONText.quote(r.id)),\"shortDescription\":{\"text\":\(JSONText.quote(r.summary))},\(help),\"defaultConfiguration\":{\"level\":\"\(Self.level(r.severity))\"}}"
     }.joined(separator: ",")
     out += "]}},\"columnKind\":\"utf16CodeUnits\",\"results\":["
     sink.write(out)

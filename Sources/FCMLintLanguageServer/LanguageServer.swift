@@ -410,7 +410,8 @@ public final class LanguageServer {
     }
     // A finding names its rule; a file fcmlint could not lint (over its size limit) names none.
     var out = "{\"range\":\(range(d.start, d.end)),\"severity\":\(severity)" + (d.rule.isEmpty ? "" : ",\"code\":\(JSONText.quote(d.rule))") + ",\"source\":\"fcmlint\""
-    if !d.docs.isEmpty { out += ",\"codeDescription\":{\"href\":\(JSONText.quote(d.docs))}" }
+    // href is a URI: a page of the rule's repository, named by its path, is named in the hover instead.
+    if Rule.isWebAddress(d.docs) { out += ",\"codeDescription\":{\"href\":\(JSONText.quote(d.docs))}" }
     out += ",\"message\":\(JSONText.quote(d.message)),\"data\":{\"pointer\":\(JSONText.quote(d.pointer))}}"
     return out
   }
@@ -496,7 +497,9 @@ public final class LanguageServer {
     let rules = document.linter.flatMap { index in workspace?.linters[index] }
     for d in document.diagnostics where d.startOffset <= offset && offset <= max(d.endOffset, d.startOffset + 1) {
       let summary = rules?.activeRules.first { $0.id == d.rule }?.summary ?? ""
-      parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n[\(d.rule) docs](\(d.docs))")
+      let docs = Rule.isWebAddress(d.docs) || d.docs.isEmpty
+        ? "[\(d.rule) docs](\(d.docs))" : "Docs: `\(d.docs)` in the rule's repository; `fcmlint explain \(d.rule)`"
+      parts.append("**\(d.rule)** (\(d.severity.rawValue)): \(summary.isEmpty ? d.message : summary)\n\n\(docs)")
     }
     // Read as the linter reads it (a bare Message under its mount, past syntax errors), so a
     // buffer being typed still gets the field's description; other JSON gets its pointer.

@@ -519,6 +519,12 @@ public struct Config: Sendable {
         file: suppression.file, line: suppression.line, column: suppression.column,
         message: "this suppression names an unknown rule '\(suppression.rule)'\(DataValue.suggestion(suppression.rule, rules.ids))")
     }
+    // Its findings are about configs, which no suppression covers: one would only be reported unused.
+    for suppression in suppressions where suppression.rule == Waivers.unusedSuppressionRule {
+      throw ConfigurationError(
+        file: suppression.file, line: suppression.line, column: suppression.column,
+        message: "\(suppression.rule) cannot be suppressed: set it in rules: (off, info, warning or error), for all files or in overrides")
+    }
   }
 
   /// Whether a file named on the command line is ignored (`ignore:`; `.gitignore` files apply

@@ -108,7 +108,7 @@ public final class FileJob: Sendable {
       checked = outcome.diagnostics
     }
     guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
-      return FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions), fixedBytes: unchanged, skippedParts: skippedParts)
+      return FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
     }
 
     let reported = waivers.reported(file: name, suppressions: suppressions)
@@ -122,7 +122,7 @@ public final class FileJob: Sendable {
     // a mechanical fix.
     let remaining = outcome.diagnostics.map(Self.withoutFix)
     var result = FileResult(
-      diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions), fixed: outcome.fixed,
+      diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions, linter: linter), fixed: outcome.fixed,
       fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
     guard outcome.bytes != bytes else { return result }
     switch (fixing, source) {
@@ -132,7 +132,7 @@ public final class FileJob: Sendable {
       if let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
         // Not written: report what the file still holds.
         return FileResult(
-          diagnostics: waivers.apply(checked, file: name, suppressions: suppressions), error: FileSystem.IOError(path: failure.path, message: failure.message))
+          diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), error: FileSystem.IOError(path: failure.path, message: failure.message))
       }
     default:
       break

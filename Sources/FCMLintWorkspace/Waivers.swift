@@ -21,6 +21,9 @@ public final class Waivers: Sendable {
     /// Suppressions whose files were linted, by key, and those that hid something.
     var suppressions: [String: Config.Suppression] = [:]
     var usedSuppressions: Set<String> = []
+    /// By suppression key, the unused-suppression rule as the files it covers configure it: the
+    /// most severe setting among them (none when it is off for every one).
+    var unusedRule: [String: Rule] = [:]
     var baselined = 0
     var suppressed = 0
   }
@@ -50,8 +53,9 @@ public final class Waivers: Sendable {
     }
   }
 
-  /// The diagnostics of the file `name` that are not set aside.
-  public func apply(_ diagnostics: [Diagnostic], file name: String, suppressions: [Config.Suppression]) -> [Diagnostic] {
+  /// The diagnostics of the file `name` that are not set aside. `linter` is the file's: its
+  /// setting of unused-suppression is what the suppressions applied to the file are judged by.
+  public func apply(_ diagnostics: [Diagnostic], file name: String, suppressions: [Config.Suppression], linter: Linter) -> [Diagnostic] {
     if isEmpty && suppressions.isEmpty { return diagnostics }
     let absolute = Path.absolute(name)
     var kept = diagnostics
@@ -87,8 +91,14 @@ public final class Waivers: Sendable {
         baselineUsed = usedEntries
       }
     }
+    let unusedRule = applicable.isEmpty ? nil : linter.reportedRule(Self.unusedSuppressionRule)
     state.withLock { state in
-      for suppression in applicable { state.suppressions[suppression.key] = suppression }
+      for suppression in applicable {
+        state.suppressions[suppression.key] = suppression
+        if let unusedRule, state.unusedRule[suppression.key].map({ $0.severity < unusedRule.severity }) ?? true {
+          state.unusedRule[suppression.key] = unusedRule
+        }
+      }
       state.usedSuppressions.formUnion(used)
       state.suppressed += suppressed
       state.recorded += recorded
@@ -135,26 +145,27 @@ public final class Waivers: Sendable {
     Baseline.render(state.withLock { $0.recorded })
   }
 
-  /// A warning for each suppression that hid nothing in a run that linted some of its files, as
-  /// a diagnostic of the config that holds it, grouped by config file.
+  /// An unused-suppression diagnostic for each suppression that hid nothing in a run that linted
+  /// some of its files, in the config that holds it, grouped by config file. Its severity is the
+  /// rule's in the files the suppression covers (the most severe among them); a suppression whose
+  /// files all turn the rule off is not reported.
   public func unusedSuppressions() -> [(file: String, diagnostics: [Diagnostic])] {
-    let (all, used) = state.withLock { ($0.suppressions, $0.usedSuppressions) }
+    let (all, used, rules) = state.withLock { ($0.suppressions, $0.usedSuppressions, $0.unusedRule) }
     var byFile: [String: [Diagnostic]] = [:]
     let directory = FileSystem.currentDirectory()
     for (key, suppression) in all where !used.contains(key) {
+      guard let rule = rules[key] else { continue }
       let file = Path.relative(Path.absolute(suppression.file), to: directory)
       let place = suppression.pointer.map { " at \($0 == "" ? "the document" : $0)" } ?? ""
       let position = SourcePosition(line: suppression.line, column: suppression.column)
-      let diagnostic = Diagnostic(
-        file: file, rule: Self.unusedSuppressionRule, severity: .warning,
-        message: "this suppression of \(suppression.rule)\(place) matched no finding in the files it covers; remove it (its reason: \(suppression.reason))",
-        pointer: "", start: position, end: position, startOffset: 0, endOffset: 0,
-        // No page of fcmlint's own; ruff's RUF100 is the same check, and says why.
-        docs: "https://docs.astral.sh/ruff/rules/unused-noqa/")
+      let diagnostic = rule.diagnostic(
+        file: file,
+        detail: "this suppression of \(suppression.rule)\(place) matched no finding in the files it covers; remove it (its reason: \(suppression.reason))",
+        start: position, end: position)
       byFile[file, default: []].append(diagnostic)
     }
     return byFile.keys.sorted().map { file in (file, byFile[file]!.sorted { ($0.start.line, $0.start.column) < ($1.start.line, $1.start.column) }) }
   }
 
-  public static let unusedSuppressionRule = "unused-suppression"
+  public static let unusedSuppressionRule = ReportedRules.unusedSuppression
 }

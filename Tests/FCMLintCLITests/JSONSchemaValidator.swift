@@ -12,7 +12,8 @@ struct JSONSchemaViolation: Equatable, CustomStringConvertible {
 
 /// A small JSON Schema (draft 2020-12) validator for the keywords `schemas/fcmlint-output.schema.json`
 /// uses, and only those: `type`, `properties`, `required`, `additionalProperties`, `items`, `enum`,
-/// `minimum`, `pattern`, `format: uri`, and `$ref` to `#/$defs/...` (or any local `#/...` pointer).
+/// `minimum`, `pattern`, `format: uri` and `uri-reference`, and `$ref` to `#/$defs/...` (or any
+/// local `#/...` pointer).
 /// `$schema`, `$id`, `$defs`, `title` and `description` are annotations. Any other keyword is
 /// reported as a violation, so the schema cannot rely on a check this validator does not make.
 ///
@@ -172,6 +173,12 @@ struct JSONSchemaValidator {
         let regex = try! NSRegularExpression(pattern: #"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s\x00-\x1F\x7F]*$"#)
         if regex.firstMatch(in: s, range: NSRange(s.startIndex..<s.endIndex, in: s)) == nil {
           fail("format", "\(Self.render(value)) is not an absolute URI")
+        }
+      case "uri-reference":
+        // RFC 3986: a URI or a relative reference; neither holds whitespace or control characters.
+        let regex = try! NSRegularExpression(pattern: #"^[^\s\x00-\x1F\x7F]*$"#)
+        if regex.firstMatch(in: s, range: NSRange(s.startIndex..<s.endIndex, in: s)) == nil {
+          fail("format", "\(Self.render(value)) is not a URI reference")
         }
       default:
         fail("format", "format '\(format)' not supported by this validator")

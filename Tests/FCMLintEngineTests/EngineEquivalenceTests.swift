@@ -77,8 +77,10 @@ final class EngineEquivalenceTests: XCTestCase {
       let text = lines.map { $0.hasPrefix("id: ") ? $0 + "-copy" : $0 }.joined(separator: "\n")
       return (path: "copies/" + String(file.split(separator: "/").last!), text: text)
     }
-    try doubled.addFolder("copies", files: files.sorted { $0.path < $1.path })
-    XCTAssertEqual(doubled.rules.count, 2 * builtin.rules.count)
+    // A rule fcmlint reports itself finds nothing in a document, and only its own id may be one.
+    let copied = files.filter { !$0.text.contains("function: reportedByFcmlint") }
+    try doubled.addFolder("copies", files: copied.sorted { $0.path < $1.path })
+    XCTAssertEqual(doubled.rules.count, 2 * builtin.rules.count - builtin.rules.filter(\.isReportedByFcmlint).count)
     let original = Linter(rules: builtin), both = Linter(rules: doubled)
     var texts: [(String, [UInt8])] = try Repository.files(under: "corpus", suffixes: [".json"]).map { ($0, try Repository.bytes(atPath: $0)) }
     for rule in builtin.rules {

@@ -155,6 +155,47 @@ final class RuleLoaderTests: XCTestCase {
     XCTAssertEqual(found.map(\.pointer), ["/message/android/priority"])
     XCTAssertEqual(found.first?.message, "expected \"HIGH\", found \"NORMAL\"")
   }
+
+  /// docs is a web page, or a page of the rule's repository by its path; nothing else.
+  func testDocsIsAWebPageOrAPageOfTheRepository() throws {
+    let docs = "docs: https://firebase.google.com/docs/cloud-messaging/android/message-priority"
+    XCTAssertEqual(try RuleLoader.load(text: valid.replacingOccurrences(of: docs, with: "docs: docs/push-rules.md#priority"), file: "r.yml").docs, "docs/push-rules.md#priority")
+    for bad in ["http://example.com/a", "/etc/passwd", "docs/../../secret.md", "file:docs/a.md", "'docs/a b.md'"] {
+      assertError(valid.replacingOccurrences(of: docs, with: "docs: \(bad)"), line: 5, column: 7, contains: "docs must be an https:// URL")
+    }
+  }
+
+  /// Only the ids fcmlint reports itself may be marked so, with nothing else to check; only they
+  /// have examples that are pages or configs.
+  func testReportedByFcmlintIsForTheRulesFcmlintReports() throws {
+    let reported = """
+      id: elided-sample
+      severity: info
+      summary: s
+      description: d
+      docs: docs/rules/elided-sample.md
+      given: $
+      then: {function: reportedByFcmlint}
+      message: '{detail}'
+      examples:
+        invalid:
+          - page: "```json\\n{\\"message\\": {...}}\\n```\\n"
+            pointer: ""
+
+      """
+    let rule = try RuleLoader.load(text: reported, file: "r.yml")
+    XCTAssertTrue(rule.isReportedByFcmlint)
+    XCTAssertEqual(rule.examples.invalid.first?.json, "")
+    XCTAssertEqual(rule.examples.invalid.first?.needsCommandLine, true)
+    XCTAssertEqual(Linter(rules: try { var set = RuleSet(); try set.add(rule); return set }()).reportedRule("elided-sample")?.severity, .info)
+    assertError(reported.replacingOccurrences(of: "id: elided-sample", with: "id: my-rule"), line: 1, column: 5, contains: "fcmlint reports only elided-sample and unused-suppression itself")
+    assertError(
+      reported.replacingOccurrences(of: "then: {function: reportedByFcmlint}", with: "then: [{function: reportedByFcmlint}, {function: present}]"),
+      line: 1, contains: "has no other check")
+    assertError(
+      valid.replacingOccurrences(of: "    - json: '{\"message\": {\"android\": {\"priority\": \"NORMAL\"}}}'", with: "    - config: 'rules: {}'\n      json: '{}'"),
+      line: 14, column: 7, contains: "'page' and 'config' examples are for the rules fcmlint reports itself")
+  }
 }
 
 final class ConfigTests: XCTestCase {
