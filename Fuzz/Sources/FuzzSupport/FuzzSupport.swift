@@ -30,6 +30,23 @@ public enum Fuzz {
     exit(LLVMFuzzerRunDriver(&argc, &argv, body))
   }
 
+  /// `bytes` with each `@@` replaced by `count` letters: how a small input stands for a large one
+  /// (the targets that reach the size limits).
+  public static func inflate(_ bytes: ArraySlice<UInt8>, _ count: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+      if bytes[i] == UInt8(ascii: "@"), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "@") {
+        out += repeatElement(UInt8(ascii: "a"), count: count)
+        i += 2
+      } else {
+        out.append(bytes[i])
+        i += 1
+      }
+    }
+    return out
+  }
+
   public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
     guard let data, size > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: data, count: size))

@@ -10,17 +10,7 @@ func fuzzPages(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let selector = input.first else { return 0 }
   let format = DocumentFormat.allCases[Int(selector) % DocumentFormat.allCases.count]
   let run = [(1 << 20) - 1, 1 << 20, (1 << 20) + 1, 4 << 20][Int(selector >> 4 & 3)]
-  var page: [UInt8] = []
-  var i = 1
-  while i < input.count {
-    if input[i] == UInt8(ascii: "@"), i + 1 < input.count, input[i + 1] == UInt8(ascii: "@") {
-      page += repeatElement(UInt8(ascii: "a"), count: run)
-      i += 2
-    } else {
-      page.append(input[i])
-      i += 1
-    }
-  }
+  let page = Fuzz.inflate(input.dropFirst(), run)
   let docs = DocumentLinter(linter: Fuzz.linter)
   let checked = docs.check(bytes: page, file: "fuzz.md", format: format)
   Fuzz.checkDiagnostics(checked.diagnostics, bytes: page, file: "fuzz.md")

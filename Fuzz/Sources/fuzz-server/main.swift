@@ -32,7 +32,7 @@ func framed(_ rest: [UInt8], mode: UInt8) -> [UInt8] {
   let initialize = #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"processId":null,"rootUri":"file://\#(ServerScratch.folder)","capabilities":{"workspace":{"didChangeWatchedFiles":{"dynamicRegistration":true}},"workspace.workspaceEdit":{"documentChanges":true}}}}"#
   var bodies: [[UInt8]] = [Array(initialize.utf8), Array(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#.utf8)]
   for body in rest.split(separator: 0, omittingEmptySubsequences: false) {
-    bodies.append(run > 0 ? inflate(Array(body), run) : Array(body))
+    bodies.append(run > 0 ? Fuzz.inflate(body, run) : Array(body))
   }
   bodies.append(Array(#"{"jsonrpc":"2.0","id":999999,"method":"shutdown"}"#.utf8))
   bodies.append(Array(#"{"jsonrpc":"2.0","method":"exit"}"#.utf8))
@@ -41,22 +41,6 @@ func framed(_ rest: [UInt8], mode: UInt8) -> [UInt8] {
     var header = "Content-Length: \(body.count)\r\n"
     if padding > 0 { header += "X-Padding: " + String(repeating: "p", count: max(0, padding - header.utf8.count - 15)) + "\r\n" }
     out += Array((header + "\r\n").utf8) + body
-  }
-  return out
-}
-
-/// `body` with each `@@` replaced by `count` letters.
-func inflate(_ body: [UInt8], _ count: Int) -> [UInt8] {
-  var out: [UInt8] = []
-  var i = 0
-  while i < body.count {
-    if body[i] == UInt8(ascii: "@"), i + 1 < body.count, body[i + 1] == UInt8(ascii: "@") {
-      out += repeatElement(UInt8(ascii: "a"), count: count)
-      i += 2
-    } else {
-      out.append(body[i])
-      i += 1
-    }
   }
   return out
 }
