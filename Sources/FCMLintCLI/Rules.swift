@@ -45,7 +45,8 @@ struct RulesSettings {
       for rule in rules {
         let id = rule.id + String(repeating: " ", count: width - rule.id.count)
         let sev = severity(rule) + String(repeating: " ", count: 8 - severity(rule).count)
-        Console.out("\(id)  \(sev)  \(rule.fix != nil ? "fixable" : "       ")  \(rule.summary)\n")
+        // A user's rule file says what it likes: control characters are shown, not sent.
+        Console.out("\(id)  \(sev)  \(rule.fix != nil ? "fixable" : "       ")  \(TextFormatter.printable(rule.summary))\n")
       }
     }
   }
@@ -74,7 +75,9 @@ struct ExplainSettings {
       Console.err("fcmlint: error: no rule '\(id)'\(hint) (see 'fcmlint rules')\n")
       throw StatusError(status: .failure)
     }
-    Console.out(RuleDocs.explanation(rule))
+    // Line by line: the explanation's own line breaks stay, any other control character of a
+    // user's rule file is shown escaped.
+    Console.out(RuleDocs.explanation(rule).split(separator: "\n", omittingEmptySubsequences: false).map { TextFormatter.printable(String($0)) }.joined(separator: "\n"))
   }
 }
 

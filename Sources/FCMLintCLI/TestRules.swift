@@ -44,7 +44,7 @@ struct TestRulesSettings {
         failures += ExampleCheck.check(rule, resources: set.resources)
       }
     }
-    for failure in failures { Console.out("\(TextFormatter.printable(failure.file)):\(failure.line):\(failure.column): error: \(failure.message)\n") }
+    for failure in failures { Console.out("\(TextFormatter.printable(failure.file)):\(failure.line):\(failure.column): error: \(TextFormatter.printable(failure.message))\n") }
     let summary = "\(rules) \(rules == 1 ? "rule" : "rules"), \(examples) \(examples == 1 ? "example" : "examples")"
     Console.out(failures.isEmpty ? "\(summary): all pass\n" : "\(summary): \(failures.count) failed\n")
     if !failures.isEmpty { throw StatusError(status: .problems) }

@@ -95,3 +95,40 @@ extension CLITests {
     assertNotForged(usage, "usage error")
   }
 }
+
+extension CLITests {
+  /// A user's rule file is text anyone could write: `rules`, `explain` and `test` show its
+  /// summary, description and messages with control characters escaped, never raw (an ESC
+  /// sequence would reach the terminal).
+  func testAUsersRuleTextIsShownEscaped() throws {
+    let root = try temporaryDirectory()
+    let rules = root.appendingPathComponent("myrules")
+    try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+    try write(
+      """
+      id: no-esc
+      severity: warning
+      summary: "Topic \\e[31mred\\e[0m"
+      description: "Line one\\e]0;title\\u0007 done"
+      docs: https://example.com/esc
+      given: $.message
+      then:
+        field: '@.topic'
+        function: absent
+      examples:
+        valid:
+          - '{"message": {"token": "t"}}'
+        invalid:
+          - json: '{"message": {"topic": "t"}}'
+            pointer: /message/topic
+
+      """, to: rules.appendingPathComponent("no-esc.yml"))
+    let listed = try fcmlint(["rules", "--rules", "myrules"], in: root)
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertFalse(listed.stdout.contains("\u{1b}"), listed.stdout)
+    XCTAssertTrue(listed.stdout.contains("Topic \\u{1b}[31mred"), listed.stdout)
+    let explained = try fcmlint(["explain", "--rules", "myrules", "no-esc"], in: root)
+    XCTAssertEqual(explained.status, 0, explained.stderr)
+    XCTAssertFalse(explained.stdout.contains("\u{1b}") || explained.stdout.contains("\u{07}"), explained.stdout)
+  }
+}
