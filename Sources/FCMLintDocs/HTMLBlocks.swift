@@ -4,7 +4,10 @@
 /// language (`language-json`, `lang-js`, `prettyprint lang-http`) says how to read it; without
 /// one the text is searched as plain text.
 enum HTMLBlocks {
-  static func scan(_ view: TextView, excluding excluded: [Range<Int>] = [], into found: inout SampleFinder.Found) {
+  /// Returns the blocks' ranges in `view` (Markdown reads the text around them as prose).
+  @discardableResult
+  static func scan(_ view: TextView, excluding excluded: [Range<Int>] = [], into found: inout SampleFinder.Found) -> [Range<Int>] {
+    var blocks: [Range<Int>] = []
     var i = 0
     var skip = excluded.makeIterator()
     var nextExcluded = skip.next()
@@ -27,6 +30,7 @@ enum HTMLBlocks {
       i = end
       found.blockStarts.append(view.origin(open))
       found.codeRanges.append(view.origin(open)..<view.origin(end))
+      blocks.append(open..<end)
       let (text, spelling) = decode(view, (tagEnd + 1)..<close)
       let inner = TextView(text, encoding: [.html(spelling)] + view.encoding)
       let blockStart = view.origin(open)
@@ -45,6 +49,7 @@ enum HTMLBlocks {
       case .other: break
       }
     }
+    return blocks
   }
 
   enum Hint { case json, node, other }

@@ -1,7 +1,8 @@
 /// Fenced code blocks of Markdown (CommonMark): three or more backticks or tildes, at any
 /// indentation, inside block quotes and on a list item's line (`- ```json`, `1. ```json`), closed
 /// by a fence of the same character at least as long (or by the end of the page). Raw HTML `<pre>` and `<code>` blocks outside them are read as in
-/// an HTML page.
+/// an HTML page, and the text around them as a text page's prose (`PlainText`, `prose`): HTTP
+/// requests, curl commands and JSON objects written without a fence, indented code blocks.
 enum MarkdownBlocks {
   /// Info strings whose blocks hold JSON (an HTTP request's body is JSON too).
   static let jsonLanguages: Set<String> = ["json", "jsonc", "json5", "http", "https", "rest"]
@@ -52,7 +53,16 @@ enum MarkdownBlocks {
       guard end > line else { break }
       line = end
     }
-    HTMLBlocks.scan(view, excluding: fences, into: &found)
+    let htmlBlocks = HTMLBlocks.scan(view, excluding: fences, into: &found)
+    // The text around the blocks: requests and objects written without a fence, and indented
+    // code blocks, as in a text page; not the Node.js literals or data blobs a text page may
+    // hold (prose names calls such as `send({ token })` in passing).
+    var start = 0
+    for block in (fences + htmlBlocks).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if block.lowerBound > start { PlainText.scan(view, range: start..<block.lowerBound, depth: 0, blockStart: nil, prose: true, into: &found) }
+      start = max(start, block.upperBound)
+    }
+    if start < view.count { PlainText.scan(view, range: start..<view.count, depth: 0, blockStart: nil, prose: true, into: &found) }
     found.codeRanges += fences.map { view.origin($0.lowerBound)..<view.origin($0.upperBound) }
   }
 

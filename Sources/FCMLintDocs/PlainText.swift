@@ -11,10 +11,21 @@ import FCMLintJSON
 /// - a JSON array that starts a line and holds long strings: a page's data blob, whose strings may
 ///   hold the page again (escaped); they are searched as text of their own.
 enum PlainText {
+  /// Whether the `{` at `at` opens what can be a JSON object: a quoted key or `}` comes next.
+  /// Prose brace lines are mostly something else: template tags (`{% include %}`, `{{ var }}`)
+  /// and attribute lists (`{:#id}`).
+  static func startsJSONObject(_ view: TextView, at: Int, limit: Int) -> Bool {
+    var i = at + 1
+    while i < limit, view[i] == 0x20 || view[i] == 0x09 || view[i] == 0x0A || view[i] == 0x0D { i += 1 }
+    return i < limit && (view[i] == UInt8(ascii: "\"") || view[i] == UInt8(ascii: "}"))
+  }
+
   /// Scans `range` of `view` (all of it by default). `blockStart` is the code block the text is
   /// (nil: plain text, where each sample is its own block for markers).
+  /// With `prose`, only requests, curl commands and JSON objects (Markdown's text around its
+  /// code blocks).
   static func scan(
-    _ view: TextView, range: Range<Int>? = nil, depth: Int, blockStart: Int?, into found: inout SampleFinder.Found
+    _ view: TextView, range: Range<Int>? = nil, depth: Int, blockStart: Int?, prose: Bool = false, into found: inout SampleFinder.Found
   ) {
     let range = range ?? 0..<view.count
     var line = range.lowerBound
@@ -39,11 +50,13 @@ enum PlainText {
           sample.elision = Elision.find(in: text.bytes)
           found.samples.append(sample)
           resume = view.nextLine(from: end - 1)
-        } else if view[first] == UInt8(ascii: "{") {
+        } else if view[first] == UInt8(ascii: "{"), !prose || startsJSONObject(view, at: first, limit: range.upperBound) {
           if blockStart == nil { found.blockStarts.append(block) }
           let end = JSONContent.extent(view, from: first, limit: range.upperBound)
           JSONContent.add(view, first..<end, blockStart: block, into: &found)
           resume = view.nextLine(from: end - 1)
+        } else if prose {
+          // Neither a data blob nor a Node.js literal in running text.
         } else if view[first] == UInt8(ascii: "["), depth < SampleFinder.deepestView {
           let end = JSONContent.extent(view, from: first, limit: range.upperBound)
           EmbeddedText.scan(view, first..<end, depth: depth, into: &found)
