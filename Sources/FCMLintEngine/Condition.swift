@@ -57,7 +57,6 @@ struct LintPlan {
     /// (`if let field`) copied the path, a retain and a release on every call.
     let path: JSONPath
     let hasField: Bool
-    var field: JSONPath? { hasField ? path : nil }
     let function: any RuleFunction
     let templates: FCMLintEngine.Rule.TemplateHandling
     /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.

@@ -79,16 +79,16 @@ extension LintPlan.Check {
         }
       }
     }
-    if let field {
-      if field.isSingular {
-        if let target = field.resolveOne(in: context.document, from: node) {
+    if hasField {
+      if path.isSingular {
+        if let target = path.resolveOne(in: context.document, from: node) {
           visit(target)
         } else if context.document.templates?.outsideUnknown == true {
           // A path out of a part of a message: what is there is not known.
           undecided = true
         }
       } else {
-        field.forEachResolution(in: context.document, from: node) { visit($0) }
+        path.forEachResolution(in: context.document, from: node) { visit($0) }
       }
     } else {
       visit(.found(node))
