@@ -64,8 +64,17 @@ let package = Package(
     // `fcmlint lsp` in process, for a host that serves editors itself (and the server's fuzz target).
     .library(name: "FCMLintLanguageServer", targets: ["FCMLintLanguageServer"]),
   ],
-  // No package dependencies: YAML comes from the system libyaml, and the command line is read
-  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
+  // One package dependency, for `--check-urls` alone: fetching image URLs needs HTTP/1.1 and 2,
+  // TLS with a custom CA, proxies and redirects, which async-http-client (the Swift server
+  // ecosystem's client, kept by its community) does; only FCMLintURLCheck imports it, and no
+  // module on the lint path depends on that one (docs/architecture.md). YAML comes from the
+  // system libyaml, and the command line is read from fcmlint's own option tables
+  // (Sources/FCMLintCLI/Arguments.swift).
+  dependencies: [
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+  ],
   targets: [
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.
@@ -107,12 +116,22 @@ let package = Package(
       dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules"],
       swiftSettings: metadataAccessors
     ),
+    // `--check-urls`: fetches the image URLs the lint path found (FCMLintEngine's ImageURLs) and
+    // judges the answers. The only module with a package dependency, and the only one that does
+    // network I/O.
+    .target(
+      name: "FCMLintURLCheck",
+      dependencies: [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace",
-        "FCMLintBuiltinRules", "FCMLintLanguageServer",
+        "FCMLintBuiltinRules", "FCMLintLanguageServer", "FCMLintURLCheck",
       ],
       swiftSettings: metadataAccessors
     ),
