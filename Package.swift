@@ -7,8 +7,9 @@ import PackageDescription
 // every commit. `-static-executable` alone leaves out a library the static standard library
 // needs (SwiftPM adds it only with --static-swift-stdlib, which pre-commit cannot pass), so it is
 // named here; that name is Swift 6.3's, so other compilers get the ordinary dynamic build. No
-// module imports Foundation, so neither Foundation nor ICU is linked (sizes and start-up times in
-// docs/performance.md).
+// module imports Foundation, so neither Foundation nor ICU is linked into fcmlint (sizes and start-up
+// times in docs/performance.md; fcmlint-url-check links FoundationEssentials, which
+// async-http-client imports).
 // SwiftPM refuses unsafe flags in a package another one depends on by version, so built as a
 // dependency (checked out under a `checkouts` folder, as SwiftPM and Xcode do) the package sets
 // none: a server that links the FCMLint library gets the ordinary build.
@@ -19,6 +20,9 @@ let staticReleaseBinary: [LinkerSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
     [
       "-static-stdlib", "-static-executable", "-lswiftSynchronization",
+      // FoundationEssentials, which async-http-client imports (for `--check-urls`), needs its two
+      // helper libraries, which SwiftPM names only with --static-swift-stdlib.
+      "-l_FoundationCollections", "-l_FoundationCShims",
     ],
     .when(platforms: [.linux], configuration: .release))
 ]
@@ -53,6 +57,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
+    .executable(name: "fcmlint-url-check", targets: ["fcmlint-url-check"]),
     // The pipeline as a library, built-in rules included, for a server that lints the messages it
     // sends in process (docs/usage.md: "In process: the FCMLint library").
     .library(
@@ -66,10 +71,10 @@ let package = Package(
   ],
   // One package dependency, for `--check-urls` alone: fetching image URLs needs HTTP/1.1 and 2,
   // TLS with a custom CA, proxies and redirects, which async-http-client (the Swift server
-  // ecosystem's client, kept by its community) does; only FCMLintURLCheck imports it, and no
-  // module on the lint path depends on that one (docs/architecture.md). YAML comes from the
-  // system libyaml, and the command line is read from fcmlint's own option tables
-  // (Sources/FCMLintCLI/Arguments.swift).
+  // ecosystem's client, kept by its community) does; only FCMLintURLCheck imports it, only the
+  // fcmlint-url-check program links it, and no module of fcmlint depends on it
+  // (docs/architecture.md). YAML comes from the system libyaml, and the command line is read
+  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
   dependencies: [
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
@@ -126,12 +131,15 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]),
+    // The program `--check-urls` runs beside fcmlint: the client's conformances linked into fcmlint
+    // itself slowed every run, with or without the flag (docs/architecture.md).
+    .executableTarget(name: "fcmlint-url-check", dependencies: ["FCMLintURLCheck"], linkerSettings: staticReleaseBinary),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace",
-        "FCMLintBuiltinRules", "FCMLintLanguageServer", "FCMLintURLCheck",
+        "FCMLintBuiltinRules", "FCMLintLanguageServer",
       ],
       swiftSettings: metadataAccessors
     ),
@@ -169,7 +177,7 @@ let package = Package(
       name: "FCMLintCLITests",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules",
-        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
+        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "fcmlint-url-check", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
       ]),
   ]
 )
