@@ -7,9 +7,8 @@ import PackageDescription
 // every commit. `-static-executable` alone leaves out a library the static standard library
 // needs (SwiftPM adds it only with --static-swift-stdlib, which pre-commit cannot pass), so it is
 // named here; that name is Swift 6.3's, so other compilers get the ordinary dynamic build. No
-// module imports Foundation, so neither Foundation nor ICU is linked into fcmlint (sizes and start-up
-// times in docs/performance.md; fcmlint-url-check links FoundationEssentials, which
-// async-http-client imports).
+// module imports Foundation, so neither Foundation nor ICU is linked (sizes and start-up times in
+// docs/performance.md).
 // SwiftPM refuses unsafe flags in a package another one depends on by version, so built as a
 // dependency (checked out under a `checkouts` folder, as SwiftPM and Xcode do) the package sets
 // none: a server that links the FCMLint library gets the ordinary build.
@@ -20,9 +19,6 @@ let staticReleaseBinary: [LinkerSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
     [
       "-static-stdlib", "-static-executable", "-lswiftSynchronization",
-      // FoundationEssentials, which async-http-client imports (for `--check-urls`), needs its two
-      // helper libraries, which SwiftPM names only with --static-swift-stdlib.
-      "-l_FoundationCollections", "-l_FoundationCShims",
     ],
     .when(platforms: [.linux], configuration: .release))
 ]
@@ -57,7 +53,6 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "fcmlint", targets: ["fcmlint"]),
-    .executable(name: "fcmlint-url-check", targets: ["fcmlint-url-check"]),
     // The pipeline as a library, built-in rules included, for a server that lints the messages it
     // sends in process (docs/usage.md: "In process: the FCMLint library").
     .library(
@@ -69,17 +64,9 @@ let package = Package(
     // `fcmlint lsp` in process, for a host that serves editors itself (and the server's fuzz target).
     .library(name: "FCMLintLanguageServer", targets: ["FCMLintLanguageServer"]),
   ],
-  // One package dependency, for `--check-urls` alone: fetching image URLs needs HTTP/1.1 and 2,
-  // TLS with a custom CA, proxies and redirects, which async-http-client (the Swift server
-  // ecosystem's client, kept by its community) does; only FCMLintURLCheck imports it, only the
-  // fcmlint-url-check program links it, and no module of fcmlint depends on it
-  // (docs/architecture.md). YAML comes from the system libyaml, and the command line is read
-  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
-  dependencies: [
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
-    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
-  ],
+  // No package dependencies: YAML comes from the system libyaml, and the command line is read
+  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift). `--check-urls` runs
+  // fcmlint-url-check, a program of its own package (URLCheck/), the one with dependencies.
   targets: [
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.
@@ -121,19 +108,6 @@ let package = Package(
       dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules"],
       swiftSettings: metadataAccessors
     ),
-    // `--check-urls`: fetches the image URLs the lint path found (FCMLintEngine's ImageURLs) and
-    // judges the answers. The only module with a package dependency, and the only one that does
-    // network I/O.
-    .target(
-      name: "FCMLintURLCheck",
-      dependencies: [
-        .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-      ]),
-    // The program `--check-urls` runs beside fcmlint: the client's conformances linked into fcmlint
-    // itself slowed every run, with or without the flag (docs/architecture.md).
-    .executableTarget(name: "fcmlint-url-check", dependencies: ["FCMLintURLCheck"], linkerSettings: staticReleaseBinary),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
       name: "FCMLintCLI",
@@ -177,7 +151,7 @@ let package = Package(
       name: "FCMLintCLITests",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules",
-        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "fcmlint-url-check", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
+        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
       ]),
   ]
 )

@@ -97,8 +97,9 @@ extension LintSettings {
   }
 }
 
-/// Runs `fcmlint-url-check` (beside this executable, else on PATH) with `input` on its standard
-/// input, and returns its standard output.
+/// Runs `fcmlint-url-check` (the program `FCMLINT_URL_CHECK` names, else the one beside this
+/// executable, else the one on PATH) with `input` on its standard input, and returns its standard
+/// output. It is built from its own package: `swift build -c release --package-path URLCheck`.
 enum URLCheckHelper {
   static let name = "fcmlint-url-check"
 
@@ -107,7 +108,8 @@ enum URLCheckHelper {
   }
 
   static func run(_ arguments: [String], input: String) -> Result<String, Failure> {
-    let path = besideExecutable() ?? name
+    let named = getenv("FCMLINT_URL_CHECK").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    let path = named ?? besideExecutable() ?? name
     var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return .failure(Failure(message: "cannot make a pipe")) }
     var actions = posix_spawn_file_actions_t()
@@ -125,7 +127,8 @@ enum URLCheckHelper {
     guard spawned == 0 else {
       close(toChild[1])
       close(fromChild[0])
-      return .failure(Failure(message: "\(name) was not found beside fcmlint nor on PATH; install it with fcmlint (swift build --product \(name))"))
+      if let named { return .failure(Failure(message: "FCMLINT_URL_CHECK names '\(named)', which cannot be run")) }
+      return .failure(Failure(message: "\(name) was not found beside fcmlint nor on PATH; build it with `swift build -c release --package-path URLCheck` and put .build/release/\(name) beside fcmlint"))
     }
     // The helper reads all of its input before it writes: write it whole, then read.
     var bytes = Array(input.utf8)[...]

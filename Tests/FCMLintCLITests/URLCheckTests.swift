@@ -26,6 +26,7 @@ extension CLITests {
   /// The server, started once per test run; it stops when the test runner exits (its standard
   /// input closes) or after five minutes.
   func imageServer() throws -> ImageServer {
+    _ = try urlCheckProgram()
     Self.serverLock.lock()
     defer { Self.serverLock.unlock() }
     if let server = Self.serverBox.server { return server }
@@ -56,9 +57,31 @@ extension CLITests {
   /// The rule ids that start with "image-url", as completion offers them.
   static let imageURLPrefixed = ["image-url", "image-url-https"] + ReportedRules.imageURLRules.sorted()
 
-  static let noProxy: [String: String?] = [
-    "HTTP_PROXY": nil, "HTTPS_PROXY": nil, "NO_PROXY": nil, "http_proxy": nil, "https_proxy": nil, "no_proxy": nil,
-  ]
+  /// `fcmlint-url-check`, built from its own package (URLCheck/): the program `FCMLINT_URL_CHECK`
+  /// names (`.ci/run` builds it and names it), else a build of it in URLCheck/.build. Without it
+  /// the tests that fetch are skipped, saying how to build it.
+  static let urlCheckProgram: String? = {
+    let fileManager = FileManager.default
+    if let named = ProcessInfo.processInfo.environment["FCMLINT_URL_CHECK"], !named.isEmpty {
+      return fileManager.isExecutableFile(atPath: named) ? named : nil
+    }
+    return ["release", "debug"].map { Repository.path("URLCheck/.build/\($0)/fcmlint-url-check") }.first { fileManager.isExecutableFile(atPath: $0) }
+  }()
+
+  func urlCheckProgram() throws -> String {
+    guard let program = Self.urlCheckProgram else {
+      throw XCTSkip("fcmlint-url-check is not built: `swift build --package-path URLCheck` (or name it in FCMLINT_URL_CHECK)")
+    }
+    return program
+  }
+
+  /// No proxy of the machine, and the URL checker found above.
+  static var noProxy: [String: String?] {
+    [
+      "HTTP_PROXY": nil, "HTTPS_PROXY": nil, "NO_PROXY": nil, "http_proxy": nil, "https_proxy": nil, "no_proxy": nil,
+      "FCMLINT_URL_CHECK": urlCheckProgram,
+    ]
+  }
 
   func checkURLs(_ arguments: [String], in root: URL, server: ImageServer, caFile: Bool = true) throws -> Run {
     let options = ["--check-urls", "--url-slow", "1", "--url-timeout", "5"] + (caFile ? ["--url-ca-file", server.caFile] : [])
@@ -197,6 +220,7 @@ extension CLITests {
 
   /// Nothing answers on any host: the checker's own network, one error (exit 2), no findings.
   func testCheckURLsWithNoNetworkIsOneError() throws {
+    _ = try urlCheckProgram()
     let root = try temporaryDirectory()
     // Port 9 (discard) is closed on loopback here; two hosts of the loopback range.
     try write(Self.message(image: "http://127.0.0.1:9/a.png"), to: root.appendingPathComponent("a.json"))
@@ -204,6 +228,19 @@ extension CLITests {
     let run = try fcmlint(["--check-urls", "--url-timeout", "2", "--format", "json", "."], in: root, environment: Self.noProxy)
     XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
     XCTAssertTrue(run.stderr.contains("fcmlint: error: --check-urls: no image URL could be reached"), run.stderr)
+  }
+
+  /// Without the checker program, `--check-urls` is a clear error (exit 2) that says how to get
+  /// it; linting without the flag never looks for it.
+  func testCheckURLsWithoutTheProgramIsOneError() throws {
+    let root = try temporaryDirectory()
+    try write(Self.message(image: "https://127.0.0.1:9/a.png"), to: root.appendingPathComponent("a.json"))
+    let missing = root.appendingPathComponent("no-such-program").path
+    let run = try fcmlint(["--check-urls", "--format", "json", "a.json"], in: root, environment: ["FCMLINT_URL_CHECK": missing])
+    XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+    XCTAssertTrue(run.stderr.contains("FCMLINT_URL_CHECK names '\(missing)', which cannot be run"), run.stderr)
+    let offline = try fcmlint(["--format", "json", "a.json"], in: root, environment: ["FCMLINT_URL_CHECK": missing])
+    XCTAssertEqual(offline.status, 0, offline.stdout + offline.stderr)
   }
 
   /// The image URL rules' own examples, through the command line against the local server.
