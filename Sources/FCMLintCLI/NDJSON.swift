@@ -167,15 +167,28 @@ struct DocumentID: Sendable {
     }
   }
 
+  /// The document, or what can be read of it: the linter's recovery, then (when that reads
+  /// nothing, as at a key cut off at the end of a line) the text before the last comma ahead of
+  /// the mistake, a few times.
+  static func readable(_ bytes: [UInt8]) -> JSONDocument? {
+    var text = bytes[...]
+    for _ in 0..<4 {
+      let error: JSONSyntaxError
+      switch JSONParser.parse(Array(text)) {
+      case .success(let parsed): return parsed
+      case .failure(let failure): error = failure
+      }
+      if let document = SyntaxRecovery.recover(Array(text), first: error, parse: { JSONParser.parse($0) }).document { return document }
+      guard let comma = text[..<min(text.endIndex, text.startIndex + error.offset)].lastIndex(of: UInt8(ascii: ",")) else { return nil }
+      text = text[..<comma]
+    }
+    return nil
+  }
+
   /// The id as JSON text: a string (re-escaped), a number as written, a boolean; "null" when
   /// the document has no such member or it is something else.
   func value(in bytes: [UInt8]) -> String {
-    let document: JSONDocument?
-    switch JSONParser.parse(bytes) {
-    case .success(let parsed): document = parsed
-    case .failure(let error): document = SyntaxRecovery.recover(bytes, first: error) { JSONParser.parse($0) }.document
-    }
-    guard let document else { return "null" }
+    guard let document = Self.readable(bytes) else { return "null" }
     var node = JSONDocument.root
     for token in tokens {
       let next: NodeID?

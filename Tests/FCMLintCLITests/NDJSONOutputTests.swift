@@ -34,19 +34,21 @@ extension CLITests {
       #"{"message": {"data": {"message_id": "m-6"}, "topic": "news", "notification": {"body": ""# + String(repeating: "x", count: 300) + #""}}}"#,
       #"not json at all"#,
       #"{"message": {"name": 7, "topic": "a b", "data": {"message_id": "m-\"8\""}}}"#,
+      // Cut off after a key, which leaves nothing the linter reads: the id is read before it.
+      #"{"message": {"topic": "news", "data": {"message_id": "m-9"}, "apns": {"payload": {"aps""#,
     ]
     try write(lines.joined(separator: "\r\n") + "\n", to: dir.appendingPathComponent("log.ndjson"))
     let run = try fcmlint(["--ndjson", "--format", "ndjson", "--id-field", "/message/data/message_id", "--max-file-size", "200", "log.ndjson"], in: dir)
     XCTAssertEqual(run.status, 2, "a line over the limit is an I/O error of the run: " + run.stderr)
     XCTAssertTrue(run.stderr.contains("log.ndjson:6: the document on this line is"), run.stderr)
     let objects = try ndjsonLines(run)
-    XCTAssertEqual(Set(objects.map { $0["line"] as? Int }), [2, 4, 5, 6, 7, 8], run.stdout)
+    XCTAssertEqual(Set(objects.map { $0["line"] as? Int }), [2, 4, 5, 6, 7, 8, 9], run.stdout)
     XCTAssertEqual(objects.map { $0["line"] as! Int }, objects.map { $0["line"] as! Int }.sorted(), "stream order")
     for object in objects {
       XCTAssertEqual(object["file"] as? String, "log.ndjson")
       let line = object["line"] as! Int
       XCTAssertEqual(object["endLine"] as? Int, line, "one document, one line")
-      let expected: Any = [2: "m-2", 4: "m-4", 5: "m-5", 8: #"m-"8""#][line] ?? NSNull()
+      let expected: Any = [2: "m-2", 4: "m-4", 5: "m-5", 8: #"m-"8""#, 9: "m-9"][line] ?? NSNull()
       XCTAssertEqual(object["id"] as? NSObject, expected as? NSObject, "line \(line): \(run.stdout)")
       XCTAssertTrue((object["docs"] as? String)?.isEmpty == false)
     }
