@@ -167,22 +167,23 @@ struct DocumentID: Sendable {
     }
   }
 
-  /// The document, or what can be read of it: the linter's recovery, then (when that reads
-  /// nothing, as at a key cut off at the end of a line) the text before the last comma ahead of
-  /// the mistake, a few times.
+  /// The document, or what can be read of it: the linter's recovery, then, when that reads
+  /// nothing of a line cut short (a key cut off at its end), the text before its last comma.
   static func readable(_ bytes: [UInt8]) -> JSONDocument? {
-    var text = bytes[...]
-    for _ in 0..<4 {
-      let error: JSONSyntaxError
-      switch JSONParser.parse(Array(text)) {
-      case .success(let parsed): return parsed
-      case .failure(let failure): error = failure
-      }
-      if let document = SyntaxRecovery.recover(Array(text), first: error, parse: { JSONParser.parse($0) }).document { return document }
-      guard let comma = text[..<min(text.endIndex, text.startIndex + error.offset)].lastIndex(of: UInt8(ascii: ",")) else { return nil }
-      text = text[..<comma]
+    let error: JSONSyntaxError
+    switch JSONParser.parse(bytes) {
+    case .success(let parsed): return parsed
+    case .failure(let failure): error = failure
     }
-    return nil
+    let parse: ([UInt8]) -> Result<JSONDocument, JSONSyntaxError> = { JSONParser.parse($0) }
+    if let document = SyntaxRecovery.recover(bytes, first: error, parse: parse).document { return document }
+    // Once, and only at the end: a mistake inside the line is the recovery's to read past.
+    guard error.offset >= bytes.count, let comma = bytes.lastIndex(of: UInt8(ascii: ",")) else { return nil }
+    let before = Array(bytes[..<comma])
+    switch JSONParser.parse(before) {
+    case .success(let parsed): return parsed
+    case .failure(let failure): return SyntaxRecovery.recover(before, first: failure, parse: parse).document
+    }
   }
 
   /// The id as JSON text: a string (re-escaped), a number as written, a boolean; "null" when
