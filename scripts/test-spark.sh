@@ -119,6 +119,9 @@ print(f"spark job (lint_log.py actions): {spark['seconds']:8.2f} s  {rate(spark[
 print(f"spark-submit, JVM start included:{spark_wall:8.2f} s  {rate(spark_wall):>9,} messages/s/core")
 print(f"GNU parallel, --pipe --block 16M:{parallel_s:8.2f} s  {rate(parallel_s):>9,} messages/s/core")
 print(f"worst message: {json.dumps(spark['worst'][0])}" if spark["worst"] else "")
+# The Spark job's report, its lists cut to their first entries.
+shown = dict(spark, worst=spark["worst"][:2], over_limit=dict(spark["over_limit"], ids=spark["over_limit"]["ids"][:2]))
+print("spark report: " + json.dumps(shown, ensure_ascii=False))
 for failure in failures:
     print("FAIL: " + failure)
 print(f"spark recipe: {'FAILED' if failures else 'ok'} ({n} messages, {sum(expected['rules'].values())} known mistakes, {len(findings)} findings kept by Spark)")
