@@ -191,6 +191,13 @@ public struct DocumentLinter: Sendable {
       else { return notMessage }
       return .lint(node)
     }
+    switch sample.sns {
+    case .fcmV1?: return .lint(linter.reading(.request, fragment: true))
+    case .fcmLegacy?:
+      return .skip("it is Amazon SNS's FCM payload in its legacy form, from which SNS builds the request to FCM (its fcmV1Message form is v1's own and is checked)")
+    case .apns?: return .lint(linter.reading(.apns, fragment: true))
+    case nil: break
+    }
     if sample.inline {
       guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: vocabulary.messageFields.contains) else { return notMessage }
     }
