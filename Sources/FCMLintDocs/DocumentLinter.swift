@@ -184,6 +184,15 @@ public struct DocumentLinter: Sendable {
   func reading(_ sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Reading {
     let nearby = evidence.nearby
     let notMessage = Reading.skip("it is not an FCM message")
+    if sample.language == .nodeLiteral, sample.restRequest {
+      // Sent to FCM's endpoint as it is where the page says so; elsewhere a service adds the target.
+      let request = linter.reading(.request, fragment: !(nearby || evidence.pageSendsToFCM), placeholders: .default)
+      guard case .success(let document) = request.parse(bytes), case .fcm(.request) = DocumentClassifier.classify(document) else { return notMessage }
+      if !nearby, let keys = SampleShape.messageKeys(document), let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary) {
+        return .skip(reason)
+      }
+      return .lint(request)
+    }
     if sample.language == .nodeLiteral {
       let node = linter.reading(.message, fragment: true, placeholders: .default)
       guard case .success(let document) = node.parse(bytes), case .fcm(.message) = DocumentClassifier.classify(document),

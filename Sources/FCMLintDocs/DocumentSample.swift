@@ -173,6 +173,9 @@ public struct DocumentSample: Sendable {
   /// A Node.js MulticastMessage (given to `sendMulticast` or `sendEachForMulticast`): its
   /// `tokens` are the SDK's field, sent as one message per token; the rest is a Message.
   public var multicast = false
+  /// A Node.js literal that is a REST request's body (`{message: {...}}`), sent as JavaScript
+  /// writes it, not through the Admin SDK.
+  public var restRequest = false
   /// A platform's payload kept in a string of an Amazon SNS message: read as what SNS sends.
   var sns: SNSMessage.Platform? = nil
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.

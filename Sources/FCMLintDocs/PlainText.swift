@@ -51,7 +51,9 @@ enum PlainText {
           if blockStart == nil { found.blockStarts.append(block) }
           let end = JSONContent.extent(view, from: first, limit: range.upperBound)
           JSONContent.add(view, first..<end, blockStart: block, into: &found)
-          resume = view.nextLine(from: end - 1)
+          // An object whose keys are not quoted is code (a `fetch` call's options), which may
+          // hold a literal of its own (`body: JSON.stringify({message: ...})`): read on inside it.
+          resume = startsJSONObject(view, at: first, limit: range.upperBound) ? view.nextLine(from: end - 1) : view.nextLine(from: first)
         } else if let command = Curl.command(view, line: first, limit: range.upperBound) {
           // A curl command to another API: its body is that API's, not a message.
           resume = view.nextLine(from: max(command.end - 1, first))
@@ -118,12 +120,20 @@ enum NodeLiterals {
       guard before >= line.lowerBound, view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
       // `==`, `=>` and `>=` are not assignments.
       if view[before] == UInt8(ascii: "="), before > line.lowerBound, "=!<>".utf8.contains(view[before - 1]) { continue }
-      guard let (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
+      guard var (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
+      // `{message: {...}}` is no Admin SDK argument but a REST request's body (given to
+      // `JSON.stringify` for a `fetch` or `axios` call, directly or by its name): it is sent as
+      // JavaScript writes it, without the SDK's renames and conversions.
+      let request = TopLevelKeys.scan(json.bytes)?.contains("message") == true
+      if request, let (plain, plainEnd) = NodeMessageLiteral.read(view.bytes, from: i, as: .free, encoding: found.nodeEncoding) {
+        (json, end) = (plain, plainEnd)
+      }
       let origins = json.origins.map { view.origin(min($0, view.count)) }
       let block = blockStart ?? view.origin(i)
       if blockStart == nil { found.blockStarts.append(block) }
       var sample = DocumentSample(text: MappedText(bytes: json.bytes, origins: origins), language: .nodeLiteral, encoding: [], blockStart: block)
       sample.multicast = isMulticast(view, literal: i, before: before, end: end, json: json.bytes)
+      sample.restRequest = request
       found.samples.append(sample)
       readUpTo = end
       i = end - 1
