@@ -184,6 +184,10 @@ public struct DocumentLinter: Sendable {
   func reading(_ sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Reading {
     let nearby = evidence.nearby
     let notMessage = Reading.skip("it is not an FCM message")
+    if sample.legacyCall {
+      // The legacy API's body: legacy-http-body says what v1 wants instead.
+      return .lint(linter.reading(.message, fragment: true, placeholders: .default))
+    }
     if sample.language == .nodeLiteral, sample.restRequest {
       // Sent to FCM's endpoint as it is where the page says so; elsewhere a service adds the target.
       let request = linter.reading(.request, fragment: !(nearby || evidence.pageSendsToFCM), placeholders: .default)

@@ -176,6 +176,9 @@ public struct DocumentSample: Sendable {
   /// A Node.js literal that is a REST request's body (`{message: {...}}`), sent as JavaScript
   /// writes it, not through the Admin SDK.
   public var restRequest = false
+  /// A Node.js legacy call's payload (`sendToDevice(tokens, payload, options)`), written out as
+  /// the legacy API's body the SDK posted.
+  public var legacyCall = false
   /// A platform's payload kept in a string of an Amazon SNS message: read as what SNS sends.
   var sns: SNSMessage.Platform? = nil
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.

@@ -57,6 +57,8 @@ enum PlainText {
         } else if let command = Curl.command(view, line: first, limit: range.upperBound) {
           // A curl command to another API: its body is that API's, not a message.
           resume = view.nextLine(from: max(command.end - 1, first))
+        } else if !prose, let end = LegacySend.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
+          resume = view.nextLine(from: max(end - 1, first))
         } else if !prose, let end = ShellWords.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
         } else if let end = PrefixedJSON.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
