@@ -17,6 +17,50 @@ enum SampleShape {
   struct Evidence {
     var nearby: Bool
     var pageSendsToFCM: Bool
+    /// Sent to Huawei Push Kit (`huaweiNearby`): its message looks like FCM's and is not one.
+    var huawei = false
+  }
+
+  /// Huawei Push Kit's endpoint: a page that sends there and never to FCM sends Push Kit's
+  /// messages, whose `{"message": {...}}` (with `android.notification.click_action.type`...)
+  /// looks like FCM's.
+  static let huaweiEndpoint = "push-api.cloud.huawei.com"
+
+  /// The words near a sample that say it is sent to Huawei Push Kit.
+  static let huaweiWords = [huaweiEndpoint, "huawei", "push kit", "hms "]
+
+  /// Whether the page names Huawei Push Kit's endpoint. Searched once per page.
+  static func namesHuaweiEndpoint(_ page: [UInt8]) -> Bool {
+    TextView(page).find(huaweiEndpoint, in: 0..<page.count) != nil
+  }
+
+  /// Whether the sample is sent to Huawei Push Kit: the text just before its block (or its block
+  /// up to it) names Push Kit's endpoint, or names Push Kit and not FCM's endpoint; or the page
+  /// sends to Push Kit's endpoint and never to FCM's.
+  static func huaweiNearby(_ page: [UInt8], sample: DocumentSample, pageSendsToFCM: Bool, pageNamesHuawei: Bool) -> Bool {
+    if pageNamesHuawei && !pageSendsToFCM { return true }
+    let end = min(sample.start, page.count)
+    let from = max(0, min(sample.blockStart, end) - evidenceReach)
+    guard from < end else { return false }
+    let view = TextView(Array(page[from..<end]))
+    let range = 0..<view.count
+    // The endpoint named last is the one the sample is sent to (Push Kit's path ends in
+    // `messages:send` too; FCM's has `/projects/`).
+    let huaweiAt = last(huaweiEndpoint, in: view), fcmAt = last("fcm.googleapis.com", in: view)
+    if let huaweiAt { return fcmAt.map { huaweiAt > $0 } ?? true }
+    guard fcmAt == nil, view.find("/projects/", in: range) == nil else { return false }
+    return huaweiWords.contains { view.find($0, in: range, ignoringCase: true) != nil }
+  }
+
+  /// The offset of the last occurrence of `needle` in `view`.
+  private static func last(_ needle: String, in view: TextView) -> Int? {
+    var found: Int? = nil
+    var from = 0
+    while let at = view.find(needle, in: from..<view.count) {
+      found = at
+      from = at + 1
+    }
+    return found
   }
 
   /// Whether the page names FCM's v1 endpoint: a page that sends requests to FCM itself, not
