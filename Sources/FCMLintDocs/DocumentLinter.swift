@@ -107,11 +107,11 @@ public struct DocumentLinter: Sendable {
     let locator = SourceLocator(bytes: bytes, queries: 64)
     var skippedSamples: [(line: Int, reason: String)] = []
     let sendsToFCM = SampleShape.sendsToFCM(bytes)
-    let namesHuawei = SampleShape.namesHuaweiEndpoint(bytes)
+    let onlyHuawei = SampleShape.sendsOnlyToHuawei(bytes)
     let elided = linter.reportedRule(Self.elidedSampleRule)
     for sample in samples where !sample.disabled {
       let found: [Diagnostic]
-      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM, namesHuawei: namesHuawei) {
+      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM, onlyHuawei: onlyHuawei) {
       case .linted(let diagnostics): found = diagnostics
       case .skipped(let reason):
         skippedSamples.append((locator.position(of: sample.start).line, reason))
@@ -150,14 +150,14 @@ public struct DocumentLinter: Sendable {
   /// The diagnostics of one sample, against its text; why it is skipped when it is not an FCM
   /// document.
   /// `sendsToFCM`: whether the page names FCM's endpoint (`SampleShape.sendsToFCM`).
-  /// `namesHuawei`: whether it names Huawei Push Kit's endpoint (`SampleShape.namesHuaweiEndpoint`).
-  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool, namesHuawei: Bool = false) -> Linted {
+  /// `onlyHuawei`: whether it sends only to Huawei Push Kit (`SampleShape.sendsOnlyToHuawei`).
+  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool, onlyHuawei: Bool = false) -> Linted {
     var bytes = Self.lintedText(sample)
     // An elision is a hole: what it leaves out is not known, and the rest is checked.
     var holes: [Int] = []
     if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
     var reader: Linter
-    let huawei = SampleShape.huaweiNearby(page, sample: sample, pageSendsToFCM: sendsToFCM, pageNamesHuawei: namesHuawei)
+    let huawei = SampleShape.huaweiNearby(page, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
     switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(page, sample: sample), pageSendsToFCM: sendsToFCM, huawei: huawei)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
@@ -389,7 +389,7 @@ public struct DocumentLinter: Sendable {
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
     let sendsToFCM = SampleShape.sendsToFCM(original)
-    let namesHuawei = SampleShape.namesHuaweiEndpoint(original)
+    let onlyHuawei = SampleShape.sendsOnlyToHuawei(original)
     for (index, sample) in samples.enumerated() {
       let text = Self.lintedText(sample)
       guard !sample.disabled, sample.language == .json, sample.elision == nil,
@@ -397,7 +397,7 @@ public struct DocumentLinter: Sendable {
           for: sample, bytes: text,
           evidence: SampleShape.Evidence(
             nearby: SampleShape.sayNearby(original, sample: sample), pageSendsToFCM: sendsToFCM,
-            huawei: SampleShape.huaweiNearby(original, sample: sample, pageSendsToFCM: sendsToFCM, pageNamesHuawei: namesHuawei)))
+            huawei: SampleShape.huaweiNearby(original, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

@@ -29,16 +29,18 @@ enum SampleShape {
   /// The words near a sample that say it is sent to Huawei Push Kit.
   static let huaweiWords = [huaweiEndpoint, "huawei", "push kit", "hms "]
 
-  /// Whether the page names Huawei Push Kit's endpoint. Searched once per page.
-  static func namesHuaweiEndpoint(_ page: [UInt8]) -> Bool {
-    TextView(page).find(huaweiEndpoint, in: 0..<page.count) != nil
+  /// Whether the page names Huawei Push Kit's endpoint and not FCM's host (Push Kit's path ends
+  /// in `messages:send` too). Searched once per page.
+  static func sendsOnlyToHuawei(_ page: [UInt8]) -> Bool {
+    let view = TextView(page)
+    return view.find(huaweiEndpoint, in: 0..<page.count) != nil && view.find("fcm.googleapis.com", in: 0..<page.count) == nil
   }
 
   /// Whether the sample is sent to Huawei Push Kit: the text just before its block (or its block
   /// up to it) names Push Kit's endpoint, or names Push Kit and not FCM's endpoint; or the page
   /// sends to Push Kit's endpoint and never to FCM's.
-  static func huaweiNearby(_ page: [UInt8], sample: DocumentSample, pageSendsToFCM: Bool, pageNamesHuawei: Bool) -> Bool {
-    if pageNamesHuawei && !pageSendsToFCM { return true }
+  static func huaweiNearby(_ page: [UInt8], sample: DocumentSample, pageSendsOnlyToHuawei: Bool) -> Bool {
+    if pageSendsOnlyToHuawei { return true }
     let end = min(sample.start, page.count)
     let from = max(0, min(sample.blockStart, end) - evidenceReach)
     guard from < end else { return false }

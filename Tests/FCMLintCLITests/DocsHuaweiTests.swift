@@ -52,6 +52,13 @@ extension CLITests {
     let kit = try fcmlint(["--docs", "--verbose", "kit.md"], in: root)
     XCTAssertEqual(kit.status, 0, kit.stdout + kit.stderr)
     XCTAssertTrue(kit.stderr.contains("skipped sample kit.md:4: it is sent to Huawei Push Kit (HMS)"), kit.stderr)
+    // On a page that sends only to Push Kit's endpoint, a sample far from it is Push Kit's too.
+    let far = "POST https://push-api.cloud.huawei.com/v1/1/messages:send\n\n" + String(repeating: "Text.\n", count: 200)
+      + "```json\n{\"message\": {\"token\": [\"a\"], \"data\": {\"n\": 1}}}\n```\n"
+    try write(far, to: root.appendingPathComponent("far.md"))
+    let farRun = try fcmlint(["--docs", "--verbose", "far.md"], in: root)
+    XCTAssertEqual(farRun.status, 0, farRun.stdout + farRun.stderr)
+    XCTAssertTrue(farRun.stderr.contains("skipped sample far.md:204: it is sent to Huawei Push Kit (HMS)"), farRun.stderr)
   }
 
   /// `--fix` leaves Push Kit's sample as it is and fixes FCM's.
