@@ -108,10 +108,11 @@ public struct DocumentLinter: Sendable {
     var skippedSamples: [(line: Int, reason: String)] = []
     let sendsToFCM = SampleShape.sendsToFCM(bytes)
     let onlyHuawei = SampleShape.sendsOnlyToHuawei(bytes)
+    let words = SampleShape.PageWords(bytes)
     let elided = linter.reportedRule(Self.elidedSampleRule)
     for sample in samples where !sample.disabled {
       let found: [Diagnostic]
-      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM, onlyHuawei: onlyHuawei) {
+      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM, onlyHuawei: onlyHuawei, words: words) {
       case .linted(let diagnostics): found = diagnostics
       case .skipped(let reason):
         skippedSamples.append((locator.position(of: sample.start).line, reason))
@@ -151,14 +152,17 @@ public struct DocumentLinter: Sendable {
   /// document.
   /// `sendsToFCM`: whether the page names FCM's endpoint (`SampleShape.sendsToFCM`).
   /// `onlyHuawei`: whether it sends only to Huawei Push Kit (`SampleShape.sendsOnlyToHuawei`).
-  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool, onlyHuawei: Bool = false) -> Linted {
+  /// `words`: where the page's evidence words are (`SampleShape.PageWords`), found once per page.
+  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool, onlyHuawei: Bool = false, words: SampleShape.PageWords? = nil) -> Linted {
     var bytes = Self.lintedText(sample)
     // An elision is a hole: what it leaves out is not known, and the rest is checked.
     var holes: [Int] = []
     if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
     var reader: Linter
-    let huawei = SampleShape.huaweiNearby(page, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
-    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(page, sample: sample), pageSendsToFCM: sendsToFCM, huawei: huawei)) {
+    let words = words ?? SampleShape.PageWords(page)
+    let huawei = SampleShape.huaweiNearby(words, pageCount: page.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
+    let nearby = SampleShape.sayNearby(words, pageCount: page.count, sample: sample)
+    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
     }
@@ -390,14 +394,15 @@ public struct DocumentLinter: Sendable {
     let locator = SourceLocator(bytes: original, queries: samples.count)
     let sendsToFCM = SampleShape.sendsToFCM(original)
     let onlyHuawei = SampleShape.sendsOnlyToHuawei(original)
+    let words = SampleShape.PageWords(original)
     for (index, sample) in samples.enumerated() {
       let text = Self.lintedText(sample)
       guard !sample.disabled, sample.language == .json, sample.elision == nil,
         let reader = linter(
           for: sample, bytes: text,
           evidence: SampleShape.Evidence(
-            nearby: SampleShape.sayNearby(original, sample: sample), pageSendsToFCM: sendsToFCM,
-            huawei: SampleShape.huaweiNearby(original, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
+            nearby: SampleShape.sayNearby(words, pageCount: original.count, sample: sample), pageSendsToFCM: sendsToFCM,
+            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

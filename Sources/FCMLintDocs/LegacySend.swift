@@ -73,6 +73,8 @@ enum LegacySend {
   /// The argument that starts at or after `from` (blanks and comments skipped): its range, where
   /// the next one starts, and whether the call closes after it.
   static func argument(_ view: TextView, from: Int, limit: Int) -> (range: Range<Int>, next: Int, last: Bool)? {
+    // A call that does not close is not read to the page's end from each line.
+    let limit = min(limit, from + reach * 4)
     var i = skip(view, from: from, limit: limit)
     let start = i
     var depth = 0

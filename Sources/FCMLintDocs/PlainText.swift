@@ -29,6 +29,9 @@ enum PlainText {
   ) {
     let range = range ?? 0..<view.count
     var line = range.lowerBound
+    // The end of the object of code being read inside: the objects of code nested in it are
+    // part of it, not samples again (each would repeat its text: quadratic on deep nesting).
+    var codeObjectEnd = range.lowerBound
     while line < range.upperBound {
       let first = view.skipBlanks(from: line, to: range.upperBound)
       let lineEnd = min(view.lineEnd(from: line), range.upperBound)
@@ -48,12 +51,15 @@ enum PlainText {
           if blockStart == nil { found.blockStarts.append(block) }
           resume = view.nextLine(from: end - 1)
         } else if view[first] == UInt8(ascii: "{"), !prose || startsJSONObject(view, at: first, limit: range.upperBound) {
-          if blockStart == nil { found.blockStarts.append(block) }
-          let end = JSONContent.extent(view, from: first, limit: range.upperBound)
-          JSONContent.add(view, first..<end, blockStart: block, into: &found)
-          // An object whose keys are not quoted is code (a `fetch` call's options), which may
-          // hold a literal of its own (`body: JSON.stringify({message: ...})`): read on inside it.
-          resume = startsJSONObject(view, at: first, limit: range.upperBound) ? view.nextLine(from: end - 1) : view.nextLine(from: first)
+          let json = startsJSONObject(view, at: first, limit: range.upperBound)
+          if json || first >= codeObjectEnd {
+            if blockStart == nil { found.blockStarts.append(block) }
+            let end = JSONContent.extent(view, from: first, limit: range.upperBound)
+            JSONContent.add(view, first..<end, blockStart: block, into: &found)
+            // An object whose keys are not quoted is code (a `fetch` call's options), which may
+            // hold a literal of its own (`body: JSON.stringify({message: ...})`): read on inside it.
+            if json { resume = view.nextLine(from: end - 1) } else { codeObjectEnd = end }
+          }
         } else if let command = Curl.command(view, line: first, limit: range.upperBound) {
           // A curl command to another API: its body is that API's, not a message.
           resume = view.nextLine(from: max(command.end - 1, first))
@@ -97,7 +103,8 @@ enum PrefixedJSON {
       let end = JSONContent.extent(view, from: i, limit: limit)
       if prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(") {
         let json = Array(view.bytes[i..<end])
-        guard case .success = JSONParser.parse(json), TopLevelKeys.scan(json)?.contains("message") == true else { continue }
+        // One try a line: an object that does not close would be read to the page's end again.
+        guard case .success = JSONParser.parse(json), TopLevelKeys.scan(json)?.contains("message") == true else { return nil }
       }
       let block = blockStart ?? view.origin(i)
       if blockStart == nil { found.blockStarts.append(block) }

@@ -38,7 +38,9 @@ enum SNSMessage {
       guard j < range.upperBound, view[j] == UInt8(ascii: ":") else { continue }
       j += 1
       while j < range.upperBound, JSONContent.isWhitespace(view[j]) { j += 1 }
-      guard j < range.upperBound, view[j] == UInt8(ascii: "\""), let (text, end) = decode(view, quote: j, limit: range.upperBound) else { continue }
+      guard j < range.upperBound, view[j] == UInt8(ascii: "\"") else { continue }
+      // A string that does not close ends the search: it would be read to the end again.
+      guard let (text, end) = decode(view, quote: j, limit: range.upperBound) else { return }
       i = end
       let inner = TextView(text, encoding: [.jsonString] + view.encoding)
       var first = 0

@@ -83,10 +83,8 @@ enum ShellWords {
       }
       let block = blockStart ?? view.origin(i)
       let before = found.samples.count
-      guard let end = addJSON(view, quote: i, limit: limit, blockStart: block, into: &found) else {
-        i += 1
-        continue
-      }
+      // One try a line: a word that does not close would be read to the page's end again.
+      guard let end = addJSON(view, quote: i, limit: limit, blockStart: block, into: &found) else { return nil }
       if blockStart == nil, found.samples.count > before { found.blockStarts.append(block) }
       return end
     }
