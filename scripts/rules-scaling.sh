@@ -50,8 +50,13 @@ echo "root: true" > "$WORK/full/.fcmlint.yml"
   echo "$IDS" | awk 'NR % 2 == 0 { print "  " $0 ": off" }'
 } > "$WORK/half/.fcmlint.yml"
 echo "root: true" > "$WORK/double/.fcmlint.yml"
+# Rules that fcmlint reports itself (`reportedByFcmlint`: elided-sample, unused-suppression) have
+# no checks to copy and refuse another id, so the doubled pack repeats every other rule.
+COPIED=0
 for file in $(find "$ROOT/rules" -name '*.yml' ! -name aliases.yml | sort); do
+  grep -q 'function: *reportedByFcmlint' "$file" && continue
   sed -E 's/^id: (.*)$/id: \1-copy/' "$file" > "$WORK/double/copies/$(basename "$file")"
+  COPIED=$((COPIED + 1))
 done
 
 count() { # count PACK TARGET EXTRA...: callgrind's instruction count of one run
@@ -73,7 +78,7 @@ for pack in full half double; do
   extra=()
   rules=$COUNT
   [[ $pack == half ]] && rules=$(( COUNT - COUNT / 2 ))
-  if [[ $pack == double ]]; then extra=(--rules copies); rules=$(( COUNT * 2 )); fi
+  if [[ $pack == double ]]; then extra=(--rules copies); rules=$(( COUNT + COPIED )); fi
   all=$(count $pack "$WORK/docs" "${extra[@]}")
   one=$(count $pack "$WORK/one" "${extra[@]}")
   per=$(( (all - one) / (N - 1) ))

@@ -18,6 +18,8 @@ struct NDJSONLinter {
   let jobs: Int
   /// Longest accepted line; a longer one gets one diagnostic and is skipped, never loaded whole.
   let maxLine: Int
+  /// `--id-field`: where each document keeps its own id, shown with its diagnostics.
+  var idField: DocumentID? = nil
   /// Lines (or bytes) per batch: enough to keep every core busy, small enough to bound memory.
   static let batchLines = 8192
   static let batchBytes = 32 << 20
@@ -64,7 +66,8 @@ struct NDJSONLinter {
         }
       }
       if next == nil || batch.count >= Self.batchLines || batchSize >= Self.batchBytes {
-        emit(lintBatch(batch, name), &totals)
+        let (found, ids) = lintBatch(batch, name)
+        emit(found, ids, &totals)
         totals.summary.files += batch.count
         batch.removeAll(keepingCapacity: true)
         batchSize = 0
@@ -73,9 +76,13 @@ struct NDJSONLinter {
     }
   }
 
-  private func lintBatch(_ batch: [(line: Int, bytes: [UInt8], tooLong: Int?)], _ name: String) -> [Diagnostic] {
+  /// The batch's diagnostics in line order and, with `--id-field`, the id of each one's document
+  /// (else no ids).
+  private func lintBatch(_ batch: [(line: Int, bytes: [UInt8], tooLong: Int?)], _ name: String) -> ([Diagnostic], [String]) {
     let slots = Slots<[Diagnostic]>(count: batch.count, initial: [])
-    let job = self.job, waivers = self.waivers
+    // A line over the limit was never read: its id is not known.
+    let ids = Slots<String>(count: idField == nil ? 0 : batch.count, initial: "null")
+    let job = self.job, waivers = self.waivers, idField = self.idField
     let work: @Sendable (Int) -> Void = { [self] i in
       if let length = batch[i].tooLong {
         slots[i] = tooLong(name, batch[i].line, length).map { [$0] } ?? []
@@ -98,6 +105,8 @@ struct NDJSONLinter {
         }
       }
       slots[i] = found
+      // Only documents with findings are read for their id: a clean line costs nothing more.
+      if let idField, !found.isEmpty { ids[i] = idField.value(in: bytes) }
     }
     let tasks = min(jobs, batch.count)
     if tasks <= 1 {
@@ -108,7 +117,9 @@ struct NDJSONLinter {
         for i in (t * chunk)..<min(batch.count, (t + 1) * chunk) { work(i) }
       }
     }
-    return slots.values.flatMap { $0 }
+    let found = slots.values
+    guard idField != nil else { return (found.flatMap { $0 }, []) }
+    return (found.flatMap { $0 }, found.indices.flatMap { i in Array(repeating: ids[i], count: found[i].count) })
   }
 
   /// The 1-based column of a byte offset in one line, in UTF-16 code units (as every position is).
@@ -126,13 +137,75 @@ struct NDJSONLinter {
   }
 
   /// Counts a batch's diagnostics and hands them to the report.
-  private func emit(_ found: [Diagnostic], _ totals: inout Totals) {
-    let shown = quiet ? found.filter { $0.severity == .error } : found
+  private func emit(_ found: [Diagnostic], _ ids: [String], _ totals: inout Totals) {
+    let kept = quiet ? found.indices.filter { found[$0].severity == .error } : Array(found.indices)
+    let shown = kept.count == found.count ? found : kept.map { found[$0] }
     let counts = Summary(diagnostics: shown)
     totals.summary.errors += counts.errors
     totals.summary.warnings += counts.warnings
     totals.summary.infos += counts.infos
-    totals.formatter.write(shown, files: [], to: totals.sink)
+    if !ids.isEmpty, var formatter = totals.formatter as? NDJSONFormatter {
+      formatter.write(shown, ids: kept.map { ids[$0] }, to: totals.sink)
+      totals.formatter = formatter
+    } else {
+      totals.formatter.write(shown, files: [], to: totals.sink)
+    }
+  }
+}
+
+/// `--id-field`: the JSON Pointer of a document's own id (a message id in the data, the name a
+/// send returned), so the diagnostics of a log's parts can be joined with the log by id however
+/// it was split. Read from the document's tree, or from what can be read of a document with a
+/// syntax error (up to the error, as the linter reads it).
+struct DocumentID: Sendable {
+  let tokens: [String]
+
+  init(pointer: String) {
+    tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { token in
+      // RFC 6901: "~1" is "/", then "~0" is "~".
+      String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+    }
+  }
+
+  /// The document, or what can be read of it: the linter's recovery, then, when that reads
+  /// nothing of a line cut short (a key cut off at its end), the text before its last comma.
+  static func readable(_ bytes: [UInt8]) -> JSONDocument? {
+    let error: JSONSyntaxError
+    switch JSONParser.parse(bytes) {
+    case .success(let parsed): return parsed
+    case .failure(let failure): error = failure
+    }
+    let parse: ([UInt8]) -> Result<JSONDocument, JSONSyntaxError> = { JSONParser.parse($0) }
+    if let document = SyntaxRecovery.recover(bytes, first: error, parse: parse).document { return document }
+    // Once, and only at the end: a mistake inside the line is the recovery's to read past.
+    guard error.offset >= bytes.count, let comma = bytes.lastIndex(of: UInt8(ascii: ",")) else { return nil }
+    let before = Array(bytes[..<comma])
+    switch JSONParser.parse(before) {
+    case .success(let parsed): return parsed
+    case .failure(let failure): return SyntaxRecovery.recover(before, first: failure, parse: parse).document
+    }
+  }
+
+  /// The id as JSON text: a string (re-escaped), a number as written, a boolean; "null" when
+  /// the document has no such member or it is something else.
+  func value(in bytes: [UInt8]) -> String {
+    guard let document = Self.readable(bytes) else { return "null" }
+    var node = JSONDocument.root
+    for token in tokens {
+      let next: NodeID?
+      switch document.kind(node) {
+      case .object: next = document.member(node, token)
+      case .array: next = Int(token).flatMap { document.element(node, $0) }
+      default: next = nil
+      }
+      guard let next else { return "null" }
+      node = next
+    }
+    switch document.kind(node) {
+    case .string: return JSONText.quote(document.string(node) ?? "")
+    case .number, .true, .false: return document.rawText(node)
+    default: return "null"
+    }
   }
 }
 

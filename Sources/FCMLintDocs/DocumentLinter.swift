@@ -107,10 +107,12 @@ public struct DocumentLinter: Sendable {
     let locator = SourceLocator(bytes: bytes, queries: 64)
     var skippedSamples: [(line: Int, reason: String)] = []
     let sendsToFCM = SampleShape.sendsToFCM(bytes)
+    let onlyHuawei = SampleShape.sendsOnlyToHuawei(bytes)
+    let words = SampleShape.PageWords(bytes)
     let elided = linter.reportedRule(Self.elidedSampleRule)
     for sample in samples where !sample.disabled {
       let found: [Diagnostic]
-      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM) {
+      switch lint(sample, file: file, page: bytes, sendsToFCM: sendsToFCM, onlyHuawei: onlyHuawei, words: words) {
       case .linted(let diagnostics): found = diagnostics
       case .skipped(let reason):
         skippedSamples.append((locator.position(of: sample.start).line, reason))
@@ -149,13 +151,18 @@ public struct DocumentLinter: Sendable {
   /// The diagnostics of one sample, against its text; why it is skipped when it is not an FCM
   /// document.
   /// `sendsToFCM`: whether the page names FCM's endpoint (`SampleShape.sendsToFCM`).
-  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool) -> Linted {
+  /// `onlyHuawei`: whether it sends only to Huawei Push Kit (`SampleShape.sendsOnlyToHuawei`).
+  /// `words`: where the page's evidence words are (`SampleShape.PageWords`), found once per page.
+  func lint(_ sample: DocumentSample, file: String, page: [UInt8], sendsToFCM: Bool, onlyHuawei: Bool = false, words: SampleShape.PageWords? = nil) -> Linted {
     var bytes = Self.lintedText(sample)
     // An elision is a hole: what it leaves out is not known, and the rest is checked.
     var holes: [Int] = []
     if sample.elision != nil, sample.language == .json { (bytes, holes) = Elision.holes(in: bytes, elisions: Elision.all(in: sample.text.bytes)) }
     var reader: Linter
-    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(page, sample: sample), pageSendsToFCM: sendsToFCM)) {
+    let words = words ?? SampleShape.PageWords(page)
+    let huawei = SampleShape.huaweiNearby(words, pageCount: page.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
+    let nearby = SampleShape.sayNearby(words, pageCount: page.count, sample: sample)
+    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
     }
@@ -184,12 +191,35 @@ public struct DocumentLinter: Sendable {
   func reading(_ sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Reading {
     let nearby = evidence.nearby
     let notMessage = Reading.skip("it is not an FCM message")
+    if evidence.huawei {
+      return .skip("it is sent to Huawei Push Kit (HMS), whose message looks like FCM's and is not one")
+    }
+    if sample.legacyCall {
+      // The legacy API's body: legacy-http-body says what v1 wants instead.
+      return .lint(linter.reading(.message, fragment: true, placeholders: .default))
+    }
+    if sample.language == .nodeLiteral, sample.restRequest {
+      // Sent to FCM's endpoint as it is where the page says so; elsewhere a service adds the target.
+      let request = linter.reading(.request, fragment: !(nearby || evidence.pageSendsToFCM), placeholders: .default)
+      guard case .success(let document) = request.parse(bytes), case .fcm(.request) = DocumentClassifier.classify(document) else { return notMessage }
+      if !nearby, let keys = SampleShape.messageKeys(document), let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary) {
+        return .skip(reason)
+      }
+      return .lint(request)
+    }
     if sample.language == .nodeLiteral {
       let node = linter.reading(.message, fragment: true, placeholders: .default)
       guard case .success(let document) = node.parse(bytes), case .fcm(.message) = DocumentClassifier.classify(document),
         let keys = TopLevelKeys.scan(bytes), keys.contains(where: vocabulary.messageFields.contains)
       else { return notMessage }
       return .lint(node)
+    }
+    switch sample.sns {
+    case .fcmV1?: return .lint(linter.reading(.request, fragment: true))
+    case .fcmLegacy?:
+      return .skip("it is Amazon SNS's FCM payload in its legacy form, from which SNS builds the request to FCM (its fcmV1Message form is v1's own and is checked)")
+    case .apns?: return .lint(linter.reading(.apns, fragment: true))
+    case nil: break
     }
     if sample.inline {
       guard let keys = TopLevelKeys.scan(bytes), keys.contains("message") || keys.contains(where: vocabulary.messageFields.contains) else { return notMessage }
@@ -363,10 +393,16 @@ public struct DocumentLinter: Sendable {
     var refused: [String] = []
     let locator = SourceLocator(bytes: original, queries: samples.count)
     let sendsToFCM = SampleShape.sendsToFCM(original)
+    let onlyHuawei = SampleShape.sendsOnlyToHuawei(original)
+    let words = SampleShape.PageWords(original)
     for (index, sample) in samples.enumerated() {
       let text = Self.lintedText(sample)
       guard !sample.disabled, sample.language == .json, sample.elision == nil,
-        let reader = linter(for: sample, bytes: text, evidence: SampleShape.Evidence(nearby: SampleShape.sayNearby(original, sample: sample), pageSendsToFCM: sendsToFCM))
+        let reader = linter(
+          for: sample, bytes: text,
+          evidence: SampleShape.Evidence(
+            nearby: SampleShape.sayNearby(words, pageCount: original.count, sample: sample), pageSendsToFCM: sendsToFCM,
+            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

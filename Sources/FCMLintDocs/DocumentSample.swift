@@ -42,6 +42,12 @@ public enum SampleEncoding: Sendable, Equatable {
   /// The contents of a JSON string (a page's text kept in a JSON blob): `"`, `\` and control
   /// characters escaped.
   case jsonString
+  /// A single-quoted shell word: a `'` is written as `'\''` (the quote closed, an escaped
+  /// quote, the quote opened again).
+  case shellSingleQuoted
+  /// A double-quoted shell word: `"`, `\`, `$` and `` ` `` are written with a backslash before
+  /// them, as the page writes `\"`.
+  case shellDoubleQuoted
 
   /// `text` written through `steps` (innermost first), and where each of its bytes starts in
   /// the result (one more offset: the result's length).
@@ -82,6 +88,15 @@ public enum SampleEncoding: Sendable, Equatable {
       // of other characters as they are.
       for byte in text {
         if byte < 0x80, let escaped = JSONText.escape(Unicode.Scalar(byte)) { out += Array(escaped.utf8) } else { out.append(byte) }
+      }
+    case .shellSingleQuoted:
+      for byte in text {
+        if byte == UInt8(ascii: "'") { out += Array("'\\''".utf8) } else { out.append(byte) }
+      }
+    case .shellDoubleQuoted:
+      for byte in text {
+        if "\"\\$`".utf8.contains(byte) { out.append(UInt8(ascii: "\\")) }
+        out.append(byte)
       }
     }
     return out
@@ -158,6 +173,14 @@ public struct DocumentSample: Sendable {
   /// A Node.js MulticastMessage (given to `sendMulticast` or `sendEachForMulticast`): its
   /// `tokens` are the SDK's field, sent as one message per token; the rest is a Message.
   public var multicast = false
+  /// A Node.js literal that is a REST request's body (`{message: {...}}`), sent as JavaScript
+  /// writes it, not through the Admin SDK.
+  public var restRequest = false
+  /// A Node.js legacy call's payload (`sendToDevice(tokens, payload, options)`), written out as
+  /// the legacy API's body the SDK posted.
+  public var legacyCall = false
+  /// A platform's payload kept in a string of an Amazon SNS message: read as what SNS sends.
+  var sns: SNSMessage.Platform? = nil
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
   public var disabled = false
 

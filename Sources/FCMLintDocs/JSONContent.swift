@@ -42,6 +42,7 @@ enum JSONContent {
     var sample = DocumentSample(text: text, language: .json, encoding: view.encoding, blockStart: blockStart)
     sample.elision = Elision.find(in: text.bytes)
     found.samples.append(sample)
+    SNSMessage.scan(view, range, blockStart: blockStart, into: &found)
   }
 
   /// Whether the text at `offset` is `"name": ` followed by a value: a member without its braces.

@@ -29,6 +29,9 @@ enum PlainText {
   ) {
     let range = range ?? 0..<view.count
     var line = range.lowerBound
+    // The end of the object of code being read inside: the objects of code nested in it are
+    // part of it, not samples again (each would repeat its text: quadratic on deep nesting).
+    var codeObjectEnd = range.lowerBound
     while line < range.upperBound {
       let first = view.skipBlanks(from: line, to: range.upperBound)
       let lineEnd = min(view.lineEnd(from: line), range.upperBound)
@@ -42,19 +45,30 @@ enum PlainText {
           let end = JSONContent.extent(view, from: body, limit: range.upperBound)
           JSONContent.add(view, body..<end, blockStart: block, into: &found)
           resume = view.nextLine(from: end - 1)
-        } else if let body = Curl.body(view, line: first, limit: range.upperBound) {
-          let end = JSONContent.extent(view, from: body, limit: range.upperBound)
+        } else if let quote = Curl.body(view, line: first, limit: range.upperBound),
+          let end = ShellWords.addJSON(view, quote: quote, limit: range.upperBound, blockStart: block, into: &found)
+        {
           if blockStart == nil { found.blockStarts.append(block) }
-          let text = Curl.placeholders(view.text(body..<end))
-          var sample = DocumentSample(text: text, language: .json, encoding: view.encoding, blockStart: block)
-          sample.elision = Elision.find(in: text.bytes)
-          found.samples.append(sample)
           resume = view.nextLine(from: end - 1)
         } else if view[first] == UInt8(ascii: "{"), !prose || startsJSONObject(view, at: first, limit: range.upperBound) {
-          if blockStart == nil { found.blockStarts.append(block) }
-          let end = JSONContent.extent(view, from: first, limit: range.upperBound)
-          JSONContent.add(view, first..<end, blockStart: block, into: &found)
-          resume = view.nextLine(from: end - 1)
+          let json = startsJSONObject(view, at: first, limit: range.upperBound)
+          if json || first >= codeObjectEnd {
+            if blockStart == nil { found.blockStarts.append(block) }
+            let end = JSONContent.extent(view, from: first, limit: range.upperBound)
+            JSONContent.add(view, first..<end, blockStart: block, into: &found)
+            // An object whose keys are not quoted is code (a `fetch` call's options), which may
+            // hold a literal of its own (`body: JSON.stringify({message: ...})`): read on inside it.
+            if json { resume = view.nextLine(from: end - 1) } else { codeObjectEnd = end }
+          }
+        } else if let command = Curl.command(view, line: first, limit: range.upperBound) {
+          // A curl command to another API: its body is that API's, not a message.
+          resume = view.nextLine(from: max(command.end - 1, first))
+        } else if !prose, let end = LegacySend.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
+          resume = view.nextLine(from: max(end - 1, first))
+        } else if !prose, let end = ShellWords.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
+          resume = view.nextLine(from: max(end - 1, first))
+        } else if let end = PrefixedJSON.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
+          resume = view.nextLine(from: max(end - 1, first))
         } else if prose {
           // Neither a data blob nor a Node.js literal in running text.
         } else if view[first] == UInt8(ascii: "["), depth < SampleFinder.deepestView {
@@ -68,6 +82,36 @@ enum PlainText {
       guard resume > line else { break }
       line = resume
     }
+  }
+}
+
+/// A JSON object after a prefix on its line: a log's `Payload: {"message": ...}`, an argument
+/// `log.info("sending", {"message": ...})`, a request body assigned `body = {"message": ...}`.
+/// After `:` or `,` it is read as JSON when a quoted key follows its `{`; after `=` or `(` (where
+/// a Node.js literal is read otherwise) only when it is JSON holding a `message`: a send
+/// request's body, which no Admin SDK call takes.
+enum PrefixedJSON {
+  static func scan(_ view: TextView, line: Range<Int>, limit: Int, blockStart: Int?, into found: inout SampleFinder.Found) -> Int? {
+    var i = line.lowerBound + 1
+    while i < line.upperBound {
+      defer { i += 1 }
+      guard view[i] == UInt8(ascii: "{"), PlainText.startsJSONObject(view, at: i, limit: limit) else { continue }
+      var before = i - 1
+      while before > line.lowerBound, view[before] == 0x20 || view[before] == 0x09 { before -= 1 }
+      let prefix = view[before]
+      guard prefix == UInt8(ascii: ":") || prefix == UInt8(ascii: ",") || prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(") else { continue }
+      let end = JSONContent.extent(view, from: i, limit: limit)
+      if prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(") {
+        let json = Array(view.bytes[i..<end])
+        // One try a line: an object that does not close would be read to the page's end again.
+        guard case .success = JSONParser.parse(json), TopLevelKeys.scan(json)?.contains("message") == true else { return nil }
+      }
+      let block = blockStart ?? view.origin(i)
+      if blockStart == nil { found.blockStarts.append(block) }
+      JSONContent.add(view, i..<end, blockStart: block, into: &found)
+      return end
+    }
+    return nil
   }
 }
 
@@ -85,12 +129,20 @@ enum NodeLiterals {
       guard before >= line.lowerBound, view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
       // `==`, `=>` and `>=` are not assignments.
       if view[before] == UInt8(ascii: "="), before > line.lowerBound, "=!<>".utf8.contains(view[before - 1]) { continue }
-      guard let (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
+      guard var (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
+      // `{message: {...}}` is no Admin SDK argument but a REST request's body (given to
+      // `JSON.stringify` for a `fetch` or `axios` call, directly or by its name): it is sent as
+      // JavaScript writes it, without the SDK's renames and conversions.
+      let request = TopLevelKeys.scan(json.bytes)?.contains("message") == true
+      if request, let (plain, plainEnd) = NodeMessageLiteral.read(view.bytes, from: i, as: .free, encoding: found.nodeEncoding) {
+        (json, end) = (plain, plainEnd)
+      }
       let origins = json.origins.map { view.origin(min($0, view.count)) }
       let block = blockStart ?? view.origin(i)
       if blockStart == nil { found.blockStarts.append(block) }
       var sample = DocumentSample(text: MappedText(bytes: json.bytes, origins: origins), language: .nodeLiteral, encoding: [], blockStart: block)
       sample.multicast = isMulticast(view, literal: i, before: before, end: end, json: json.bytes)
+      sample.restRequest = request
       found.samples.append(sample)
       readUpTo = end
       i = end - 1
@@ -182,7 +234,11 @@ enum Curl {
     var out = MappedText(bytes: [], origins: [text.origins[0]])
     var i = 0
     while i < bytes.count {
-      if bytes[i] == UInt8(ascii: "'"), let (name, length) = splice(bytes, at: i) {
+      if bytes[i] == UInt8(ascii: "'"), i + 3 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "'"), bytes[i + 3] == UInt8(ascii: "'") {
+        // `'\''`: the quote closed, a quote escaped, the quote opened again.
+        out.append([UInt8(ascii: "'")], standingFor: text.origins[i]..<text.origins[i + 4])
+        i += 4
+      } else if bytes[i] == UInt8(ascii: "'"), let (name, length) = splice(bytes, at: i) {
         out.append(Array("${".utf8) + name + [UInt8(ascii: "}")], standingFor: text.origins[i]..<text.origins[i + length])
         i += length
       } else {
@@ -221,14 +277,15 @@ enum Curl {
     return (name, i + 1 - offset)
   }
 
-  /// The offset of the body's `{` when the line at `line` starts a curl command to
-  /// `messages:send` with a single-quoted JSON body.
-  static func body(_ view: TextView, line: Int, limit: Int) -> Int? {
+  /// Where the curl command that starts the line at `line` starts (past a `$ ` prompt) and ends:
+  /// up to a line that does not end in a backslash, or a blank line. Nil when the line is no curl
+  /// command.
+  static func command(_ view: TextView, line: Int, limit: Int) -> (start: Int, end: Int)? {
     var start = line
-    if view.hasPrefix("$ ", at: start) { start += 2 }
-    guard view.hasPrefix("curl ", at: start) else { return nil }
-    // The command: up to a line that does not end in a backslash, or a blank line.
     var end = view.lineEnd(from: line)
+    // After a shell's prompt: `$ curl`, `[user@host ~]$ curl`.
+    if let prompt = view.find("$ ", in: line..<min(end, line + 64)), view.hasPrefix("curl ", at: prompt + 2) { start = prompt + 2 }
+    guard view.hasPrefix("curl ", at: start) else { return nil }
     var lines = 0
     while end < limit, end > line, lines < 64 {
       var last = end - 1
@@ -237,19 +294,34 @@ enum Curl {
       end = view.lineEnd(from: view.nextLine(from: end))
       lines += 1
     }
+    return (start, end)
+  }
+
+  /// The offset of the data option's opening quote when the line at `line` starts a curl
+  /// command to `messages:send` whose body is a quoted word (`-d '{...}'`, `--data "{\"...`,
+  /// `--data-raw='{...}'`, `-d'{...}'`): the first data option's.
+  static func body(_ view: TextView, line: Int, limit: Int) -> Int? {
+    guard let (start, end) = command(view, line: line, limit: limit) else { return nil }
     let search = start..<min(limit, start + longestCommand)
     guard view.find("messages:send", in: start..<min(end, search.upperBound)) != nil else { return nil }
     var i = start
-    while let quote = view.find(" '", in: i..<search.upperBound) {
-      i = quote + 2
-      var option = quote
+    while i < search.upperBound {
+      defer { i += 1 }
+      let byte = view[i]
+      guard byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") else { continue }
+      // The option before the word: `-d '`, `--data='`, or `-d'` written as one word.
+      var optionEnd = i
+      if view[i - 1] == UInt8(ascii: "=") {
+        optionEnd = i - 1
+      } else if view[i - 1] == 0x20 || view[i - 1] == 0x09 {
+        while optionEnd > start, view[optionEnd - 1] == 0x20 || view[optionEnd - 1] == 0x09 { optionEnd -= 1 }
+      }
+      var option = optionEnd
       while option > start, view[option - 1] != 0x20, view[option - 1] != 0x09, view[option - 1] != 0x0A { option -= 1 }
-      let name = String(decoding: view.bytes[option..<quote], as: UTF8.self)
-      guard dataOptions.contains(name) else { continue }
-      let first = view.skipBlanks(from: quote + 2)
-      var body = first
-      while body < limit, JSONContent.isWhitespace(view[body]) { body += 1 }
-      return body < limit && view[body] == UInt8(ascii: "{") ? body : nil
+      let name = String(decoding: view.bytes[option..<optionEnd], as: UTF8.self)
+      if dataOptions.contains(name) { return i }
+      // Another option's quoted word (a header): its quotes are not the body's.
+      if name.hasPrefix("-"), let close = view.find(String(UnicodeScalar(byte)), in: (i + 1)..<search.upperBound) { i = close }
     }
     return nil
   }

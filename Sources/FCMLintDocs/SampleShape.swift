@@ -17,6 +17,38 @@ enum SampleShape {
   struct Evidence {
     var nearby: Bool
     var pageSendsToFCM: Bool
+    /// Sent to Huawei Push Kit (`huaweiNearby`): its message looks like FCM's and is not one.
+    var huawei = false
+  }
+
+  /// Huawei Push Kit's endpoint: a page that sends there and never to FCM sends Push Kit's
+  /// messages, whose `{"message": {...}}` (with `android.notification.click_action.type`...)
+  /// looks like FCM's.
+  static let huaweiEndpoint = "push-api.cloud.huawei.com"
+
+  /// The words near a sample that say it is sent to Huawei Push Kit.
+  static let huaweiWords = [huaweiEndpoint, "huawei", "push kit", "hms "]
+
+  /// Whether the page names Huawei Push Kit's endpoint and not FCM's host (Push Kit's path ends
+  /// in `messages:send` too). Searched once per page.
+  static func sendsOnlyToHuawei(_ page: [UInt8]) -> Bool {
+    let view = TextView(page)
+    return view.find(huaweiEndpoint, in: 0..<page.count) != nil && view.find("fcm.googleapis.com", in: 0..<page.count) == nil
+  }
+
+  /// Whether the sample is sent to Huawei Push Kit: the text just before its block (or its block
+  /// up to it) names Push Kit's endpoint, or names Push Kit and not FCM's endpoint; or the page
+  /// sends to Push Kit's endpoint and never to FCM's.
+  static func huaweiNearby(_ words: PageWords, pageCount: Int, sample: DocumentSample, pageSendsOnlyToHuawei: Bool) -> Bool {
+    if pageSendsOnlyToHuawei { return true }
+    let range = window(sample, pageCount: pageCount)
+    guard !range.isEmpty else { return false }
+    // The endpoint named last is the one the sample is sent to (Push Kit's path ends in
+    // `messages:send` too; FCM's has `/projects/`).
+    let huaweiAt = words.last(huaweiEndpoint, in: range), fcmAt = words.last("fcm.googleapis.com", in: range)
+    if let huaweiAt { return fcmAt.map { huaweiAt > $0 } ?? true }
+    guard fcmAt == nil, !words.contains("/projects/", in: range) else { return false }
+    return huaweiWords.contains { words.contains($0, in: range) }
   }
 
   /// Whether the page names FCM's v1 endpoint: a page that sends requests to FCM itself, not
@@ -30,14 +62,59 @@ enum SampleShape {
   /// that introduces it, not the rest of the page.
   static let evidenceReach = 400
 
+  /// Where the words that tell where a sample is sent occur in a page, found once per page: a
+  /// sample's evidence is then a binary search, not a search of the text before it (which, for
+  /// the many samples of one long block, made the page's check quadratic).
+  struct PageWords {
+    /// Per word, the start offsets of its occurrences, ascending.
+    private var found: [String: [Int]] = [:]
+
+    init(_ page: [UInt8]) {
+      let view = TextView(page)
+      for word in SampleShape.evidence + ["/projects/"] { found[word] = Self.offsets(of: word, in: view, ignoringCase: false) }
+      for word in SampleShape.huaweiWords { found[word] = Self.offsets(of: word, in: view, ignoringCase: true) }
+    }
+
+    private static func offsets(of word: String, in view: TextView, ignoringCase: Bool) -> [Int] {
+      var offsets: [Int] = []
+      var from = 0
+      while let at = view.find(word, in: from..<view.count, ignoringCase: ignoringCase) {
+        offsets.append(at)
+        from = at + 1
+      }
+      return offsets
+    }
+
+    /// The last occurrence of `word` wholly inside `range`, or nil.
+    func last(_ word: String, in range: Range<Int>) -> Int? {
+      guard let offsets = found[word] else { return nil }
+      let latest = range.upperBound - word.utf8.count
+      // The first offset past `latest`, then the one before it.
+      var lo = 0, hi = offsets.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if offsets[mid] <= latest { lo = mid + 1 } else { hi = mid }
+      }
+      guard lo > 0, offsets[lo - 1] >= range.lowerBound else { return nil }
+      return offsets[lo - 1]
+    }
+
+    func contains(_ word: String, in range: Range<Int>) -> Bool { last(word, in: range) != nil }
+  }
+
+  /// The text a sample's evidence is looked for in: just before its block, and the block itself up
+  /// to the sample.
+  static func window(_ sample: DocumentSample, pageCount: Int) -> Range<Int> {
+    let end = min(sample.start, pageCount)
+    let from = max(0, min(sample.blockStart, end) - evidenceReach)
+    return from..<max(from, end)
+  }
+
   /// Whether the text just before the sample's block, or the block itself up to the sample, says
   /// it is sent to FCM.
-  static func sayNearby(_ page: [UInt8], sample: DocumentSample) -> Bool {
-    let end = min(sample.start, page.count)
-    let from = max(0, min(sample.blockStart, end) - evidenceReach)
-    guard from < end else { return false }
-    let view = TextView(Array(page[from..<end]))
-    return evidence.contains { view.find($0, in: 0..<view.count) != nil }
+  static func sayNearby(_ words: PageWords, pageCount: Int, sample: DocumentSample) -> Bool {
+    let range = window(sample, pageCount: pageCount)
+    return evidence.contains { words.contains($0, in: range) }
   }
 
   /// The top-level keys of `document`, and the keys of the object each holds.

@@ -125,7 +125,7 @@ func groupedByFile(_ diagnostics: [Diagnostic], files: [String]) -> [(file: Stri
 
 /// The formats `--format` accepts.
 public enum OutputFormat: String, CaseIterable, Sendable {
-  case text, json, sarif, github, junit, checkstyle
+  case text, json, sarif, github, junit, checkstyle, ndjson
 
   public func formatter(color: Bool = false) -> any Formatter {
     switch self {
@@ -135,6 +135,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case .github: return GitHubFormatter()
     case .junit: return JUnitFormatter()
     case .checkstyle: return CheckstyleFormatter()
+    case .ndjson: return NDJSONFormatter()
     }
   }
 }

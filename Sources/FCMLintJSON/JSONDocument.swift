@@ -527,6 +527,24 @@ public struct JSONDocument: Sendable {
   public func number(_ id: NodeID) -> Double? {
     let node = storage.nodeBuffer[Int(id)]
     guard node.kind == .number else { return nil }
+    // Most numbers in messages are small integers (1, 10, 86400): read from the bytes, exactly,
+    // without a String for the parser (about 300 instructions a number).
+    let start = Int(node.start), end = Int(node.end)
+    if end - start <= 15 {
+      let bytes = storage.bytes
+      var i = start
+      let negative = bytes[i] == UInt8(ascii: "-")
+      if negative { i += 1 }
+      var value = 0
+      var digits = 0
+      while i < end, bytes[i] &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int(bytes[i] &- UInt8(ascii: "0"))
+        digits += 1
+        i += 1
+      }
+      // -0 stays for the parser (it is -0.0, not 0).
+      if i == end, digits > 0, !(negative && value == 0) { return Double(negative ? -value : value) }
+    }
     return Double(rawText(id))
   }
 

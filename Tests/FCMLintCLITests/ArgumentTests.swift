@@ -13,6 +13,7 @@ final class ArgumentTests: XCTestCase {
     case "<seconds>": return "2.5"
     case "<kind>": return "message"
     case "<format>": return "json"
+    case "<pointer>": return "/message/name"
     default: return "x"
     }
   }
@@ -21,11 +22,13 @@ final class ArgumentTests: XCTestCase {
   /// both forms give the same settings.
   func testEveryOptionIsReadInBothForms() throws {
     let plain = try LintSettings(arguments: ["a.json"])
+    // What an option is refused without.
+    let needs = ["--id-field": ["--ndjson", "--format", "ndjson"]]
     for option in LintSettings.options {
-      var spaced = [option.name], joined = [option.name]
+      var spaced = needs[option.name, default: []] + [option.name], joined = needs[option.name, default: []] + [option.name]
       if option.valueName != nil {
         spaced.append(sample(option))
-        joined = [option.name + "=" + sample(option)]
+        joined = needs[option.name, default: []] + [option.name + "=" + sample(option)]
       }
       let a = try LintSettings(arguments: (spaced + ["a.json"])[...])
       let b = try LintSettings(arguments: (joined + ["a.json"])[...])
@@ -59,7 +62,7 @@ final class ArgumentTests: XCTestCase {
     }
     XCTAssertEqual(Set(FCMLintCommand.commands.map(\.name)).count, FCMLintCommand.commands.count)
     XCTAssertEqual(FCMLintCommand.command("rules")?.formats, ["text", "json", "markdown"])
-    XCTAssertEqual(FCMLintCommand.lint.formats, ["text", "json", "sarif", "github", "junit", "checkstyle"])
+    XCTAssertEqual(FCMLintCommand.lint.formats, ["text", "json", "sarif", "github", "junit", "checkstyle", "ndjson"])
     XCTAssertEqual(FCMLintCommand.command("explain")?.operands, .ruleID)
   }
 

@@ -17,6 +17,9 @@ struct DependentRequired: RuleFunction {
 
   /// Each trigger name, in both spellings, with the member it requires.
   let requirements: [String: String]
+  /// The trigger names as bytes: most members trigger nothing, and this clears a plain key
+  /// without making a String of it.
+  let triggers: ByteNameSet
 
   init(options: FunctionOptions) throws(OptionError) {
     let fields = options.stringMap("fields")!
@@ -29,13 +32,17 @@ struct DependentRequired: RuleFunction {
       if alternate != trigger { requirements[alternate] = required }
     }
     self.requirements = requirements
+    triggers = ByteNameSet(Array(requirements.keys))
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target, context.document.kind(id) == .object else { return [] }
     let document = context.document
     var findings: [Finding] = []
+    let bytes = document.bytes
     for member in document.children(id) {
+      let node = document[member]
+      if node.keyStart >= 0, !node.keyHasEscapes, !triggers.contains(bytes[(Int(node.keyStart) + 1)..<(Int(node.keyEnd) - 1)]) { continue }
       guard let key = document.key(member), let required = requirements[key] else { continue }
       switch document.kind(member) {
       case .null: continue

@@ -113,7 +113,8 @@ struct DurationCheck: RuleFunction {
         }
         return [Finding(target, detail: "\"\(text)\" is not a Duration: write seconds with an 's' suffix, like \"3600s\"", ["suggestion": ""])]
       }
-      let values = ["seconds": JSONText.number(seconds)]
+      // Built for a finding only.
+      var values: [String: String] { ["seconds": JSONText.number(seconds)] }
       if let min, seconds < min { return [Finding(target, detail: "\(text) is shorter than the minimum \(JSONText.number(min))s", values)] }
       if let max, seconds > max { return [Finding(target, detail: "\(text) is longer than the maximum \(JSONText.number(max))s", values)] }
       return []

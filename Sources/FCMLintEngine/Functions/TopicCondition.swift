@@ -139,14 +139,18 @@ struct TopicCondition: RuleFunction {
       }
       topics.append(name)
       skipSpaces()
-      guard word("in") else { throw SyntaxError(offset: pos, message: "expected 'in topics' after '\(name)', found \(describe())") }
+      guard word(Self.inKeyword) else { throw SyntaxError(offset: pos, message: "expected 'in topics' after '\(name)', found \(describe())") }
       skipSpaces()
-      guard word("topics") else { throw SyntaxError(offset: pos, message: "expected 'topics' after 'in', found \(describe())") }
+      guard word(Self.topicsKeyword) else { throw SyntaxError(offset: pos, message: "expected 'topics' after 'in', found \(describe())") }
     }
 
-    /// Consumes a keyword (any case, as the legacy API documented) followed by a non-letter.
-    mutating func word(_ keyword: String) -> Bool {
-      let bytes = Array(keyword.utf8)
+    /// The keywords as bytes, made once (an array made per call cost more than the parse).
+    static let inKeyword = Array("in".utf8)
+    static let topicsKeyword = Array("topics".utf8)
+
+    /// Consumes a keyword (lower-case bytes; any case in the text, as the legacy API documented)
+    /// followed by a non-letter.
+    mutating func word(_ bytes: [UInt8]) -> Bool {
       guard pos + bytes.count <= text.count else { return false }
       for (i, b) in bytes.enumerated() where text[pos + i] | 0x20 != b { return false }
       if pos + bytes.count < text.count, isLetter(text[pos + bytes.count]) { return false }
