@@ -65,7 +65,8 @@ let package = Package(
     .library(name: "FCMLintLanguageServer", targets: ["FCMLintLanguageServer"]),
   ],
   // No package dependencies: YAML comes from the system libyaml, and the command line is read
-  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift).
+  // from fcmlint's own option tables (Sources/FCMLintCLI/Arguments.swift). `--check-urls` runs
+  // fcmlint-url-check, a program of its own package (URLCheck/), the one with dependencies.
   targets: [
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.

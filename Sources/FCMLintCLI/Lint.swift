@@ -72,6 +72,22 @@ extension LintSettings {
       "--vars", "<file>",
       "Sample values (JSON or YAML) to render templates with; the result is linted with every check, reported at the template's lines."
     ) { $0.vars = $1 },
+    .flag(
+      "--check-urls",
+      "Fetch every image URL of the files (a HEAD and the first bytes, once each; nothing else is sent) and report those a device could not show: unreachable, not an image, the wrong type, too large, redirected to http, slow."
+    ) { $0.checkURLs = true },
+    .value("--url-ca-file", "<file>", "PEM certificates to trust besides the system's when fetching image URLs (a corporate proxy's CA).") {
+      $0.urlCAFile = $1
+    },
+    .value("--url-timeout", "<seconds>", "Each image URL request's time limit (default: 10).") { s, v throws(UsageError) in
+      s.urlTimeout = try seconds(v, for: "--url-timeout")
+    },
+    .value("--url-budget", "<seconds>", "The whole image URL check's time limit; URLs not reached by then are counted, not reported (default: 60).") {
+      s, v throws(UsageError) in s.urlBudget = try seconds(v, for: "--url-budget")
+    },
+    .value("--url-slow", "<seconds>", "An image slower than this to answer is reported as image-url-slow (default: 3).") { s, v throws(UsageError) in
+      s.urlSlow = try seconds(v, for: "--url-slow")
+    },
     .value("--max-depth", "<n>", "Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).") { s, v throws(UsageError) in
       s.maxDepth = try integer(v, for: "--max-depth")
     },
@@ -120,6 +136,11 @@ struct LintSettings: Equatable {
   var maxDepth: Int? = nil
   var maxFileSize: String? = nil
   var maxStringLength: String? = nil
+  var checkURLs = false
+  var urlCAFile: String? = nil
+  var urlTimeout: Double? = nil
+  var urlBudget: Double? = nil
+  var urlSlow: Double? = nil
 }
 
 extension LintSettings {
@@ -149,6 +170,7 @@ extension LintSettings {
     if ndjson && (baseline != nil || writeBaseline != nil) { throw UsageError("--ndjson streams have no file names to keep a baseline by") }
     if let baseline, baseline.isEmpty { throw UsageError("--baseline needs a file name") }
     if let writeBaseline, writeBaseline.isEmpty { throw UsageError("--write-baseline needs a file name") }
+    if ndjson && checkURLs { throw UsageError("--ndjson streams are linted offline; --check-urls checks files") }
     if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     if let idField {
       guard idField.hasPrefix("/") else { throw UsageError("--id-field takes a JSON Pointer such as /message/data/message_id, not '\(idField)'") }
@@ -176,6 +198,7 @@ extension LintSettings {
     settings.docs = docs
     settings.respectGitignore = respectGitignore
     settings.variables = variables
+    settings.checkURLs = checkURLs
     let limits: [(Limits.Setting, String?)] = [
       (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
     ]
@@ -227,7 +250,9 @@ extension LintSettings {
     let header = ReportHeader(rules: rules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
     let fixing: FileJob.Fixing = fixDryRun ? .diff : fix ? .write : .none
     let report: ReportWriter
-    if !fixDryRun && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
+    // Image URLs are fetched once the files are linted, each once for all of them: the report waits.
+    let checkingURLs = jobs.contains { $0.checksURLs }
+    if !fixDryRun && !checkingURLs && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
       lintAll(jobs, fixing, waivers) { place, result in report.add(result, at: place) }
     } else {
@@ -235,6 +260,7 @@ extension LintSettings {
       // was a third of the memory a run over 20,000 files needed.
       let results = Slots<FileResult>(count: linted.count, initial: FileResult())
       lintAll(jobs, fixing, waivers) { place, result in results[place] = result }
+      if checkingURLs { try checkImageURLs(results, jobs: jobs, waivers: waivers) }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) {
         // Standard input is echoed even when it was not linted (ignored, or not an FCM

@@ -82,7 +82,7 @@ public enum RuleLoader {
     let reportedByFcmlint = then.contains { type(of: $0.function) == ReportedByFcmlint.self }
     if reportedByFcmlint {
       guard ReportedRules.all.contains(id) else {
-        throw idValue.fail("fcmlint reports only \(ReportedRules.all.joined(separator: " and ")) itself ('\(ReportedByFcmlint.name)'), not '\(id)'")
+        throw idValue.fail("fcmlint reports only \(ReportedRules.all.joined(separator: ", ")) itself ('\(ReportedByFcmlint.name)'), not '\(id)'")
       }
       guard then.count == 1, fields["when"] == nil, fields["fix"] == nil else {
         throw root.fail("a rule fcmlint reports itself ('\(ReportedByFcmlint.name)') has no other check, no 'when' and no 'fix'")

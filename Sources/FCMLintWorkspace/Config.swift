@@ -76,6 +76,11 @@ public struct Config: Sendable {
     get { settings.fragment ?? false }
     set { settings.fragment = newValue }
   }
+  /// Whether the files' image URLs are fetched and checked (`check-urls:`, `--check-urls`).
+  public var checkURLs: Bool {
+    get { settings.checkURLs ?? false }
+    set { settings.checkURLs = newValue }
+  }
   /// Settings for the files some globs match (`overrides:`), later entries winning.
   public var overrides: [Override] {
     get { settings.overrides }
@@ -153,6 +158,7 @@ public struct Config: Sendable {
     public var severities: [String: Severity?]
     public var input: InputKind?
     public var fragment: Bool
+    public var checkURLs: Bool = false
     public var placeholders: PlaceholderSyntax
     public var limits: Limits
     public var overrides: [Int]
@@ -163,6 +169,7 @@ public struct Config: Sendable {
   public func settings(for path: String, absolute known: String? = nil) -> FileSettings {
     var result = FileSettings(
       severities: severities, input: nil, fragment: fragment, placeholders: placeholders, limits: limits, overrides: [])
+    result.checkURLs = checkURLs
     guard !overrides.isEmpty else { return result }
     let absolute = known ?? Path.absolute(path)
     var applied = settings
@@ -174,6 +181,7 @@ public struct Config: Sendable {
     result.severities = applied.rules.values
     result.input = applied.input
     result.fragment = applied.fragment ?? false
+    result.checkURLs = applied.checkURLs ?? false
     // Compiled only when an override changes them (this runs for every file of a walk); every
     // pattern and value was checked when the config was read.
     if applied.placeholders != settings.placeholders || applied.extendPlaceholders != settings.extendPlaceholders {

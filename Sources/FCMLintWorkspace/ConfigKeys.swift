@@ -32,6 +32,9 @@ extension Config {
     .flag(
       "docs", \.docs, .config,
       "Folder walks also read documentation pages (.md, .markdown, .mdx, .html, .htm) and lint the message samples in them, as --docs does."),
+    .flag(
+      "check-urls", \.checkURLs, .configAndOverrides,
+      "Fetch the image URLs of the files (HEAD and the first bytes) and report those a device could not show, as --check-urls does (default false: fcmlint stays offline)."),
     .map(
       "limits", .limits, \.limits, .configAndOverrides,
       read: { value, _ throws(ConfigurationError) in value.isNull ? [:] : try loadLimitValues(value) },
@@ -74,6 +77,7 @@ extension Config {
     var respectGitignore: Bool? = nil
     var fragment: Bool? = nil
     var docs: Bool? = nil
+    var checkURLs: Bool? = nil
     var limits: [Limits.Setting: String] = [:]
     var placeholders: [String]? = nil
     var extendPlaceholders: [String] = []

@@ -47,14 +47,17 @@ public final class FileJob: Sendable {
   public let format: DocumentFormat?
   /// The config's `ignore:` excludes it (only an input given by name can still be ignored here).
   public let ignored: Bool
+  /// Its image URLs are gathered for `--check-urls` (`FileResult.imageURLs`).
+  public let checksURLs: Bool
 
   /// A class, not a struct: the threads of a run take jobs from one array, and copying a struct
   /// out retained every shared part of its linter (about 20 objects) on each thread, contended
   /// atomics that cost a two-job run about a tenth more CPU than one job.
   init(
     source: Source, linter: Linter, linterIndex: Int, maxFileSize: Int, suppressions: [Config.Suppression], format: DocumentFormat?,
-    ignored: Bool
+    ignored: Bool, checksURLs: Bool = false
   ) {
+    self.checksURLs = checksURLs
     self.source = source
     self.linter = linter
     self.linterIndex = linterIndex
@@ -108,7 +111,10 @@ public final class FileJob: Sendable {
       checked = outcome.diagnostics
     }
     guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
-      return FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
+      var result = FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
+      // Pages' samples are not fetched yet: their URLs would need each sample's place.
+      if checksURLs && page == nil { result.imageURLs = linter.imageURLs(bytes: bytes) }
+      return result
     }
 
     let reported = waivers.reported(file: name, suppressions: suppressions)
@@ -165,7 +171,12 @@ public struct FileResult: Sendable {
     let skipped: String?
     let refused: [String]
     let skippedParts: [String]
-    init(error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String], skippedParts: [String]) {
+    let imageURLs: (urls: [ImageURL], skipped: [SkippedImageURL])
+    init(
+      error: FileSystem.IOError?, fixed: Int, diff: String?, fixedBytes: [UInt8]?, skipped: String?, refused: [String], skippedParts: [String],
+      imageURLs: (urls: [ImageURL], skipped: [SkippedImageURL]) = ([], [])
+    ) {
+      self.imageURLs = imageURLs
       self.skippedParts = skippedParts
       self.error = error
       self.fixed = fixed
@@ -200,7 +211,20 @@ public struct FileResult: Sendable {
   public var skippedParts: [String] { extra?.skippedParts ?? [] }
   public var diff: String? {
     get { extra?.diff }
-    set { extra = Extra(error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused, skippedParts: skippedParts) }
+    set {
+      extra = Extra(
+        error: error, fixed: fixed, diff: newValue, fixedBytes: fixedBytes, skipped: skipped, refused: refused, skippedParts: skippedParts,
+        imageURLs: imageURLs)
+    }
+  }
+  /// The image URLs found for `--check-urls`, and those skipped with why.
+  public var imageURLs: (urls: [ImageURL], skipped: [SkippedImageURL]) {
+    get { extra?.imageURLs ?? ([], []) }
+    set {
+      extra = Extra(
+        error: error, fixed: fixed, diff: diff, fixedBytes: fixedBytes, skipped: skipped, refused: refused, skippedParts: skippedParts,
+        imageURLs: newValue)
+    }
   }
 
   public static func failed(_ error: FileSystem.IOError) -> FileResult { FileResult(read: false, error: error) }

@@ -35,6 +35,8 @@ public final class Workspace {
   public private(set) var linters: [Linter] = []
   /// The largest file each linter's files may be (`limits:` can differ per config and override).
   public private(set) var maxFileSizes: [Int] = []
+  /// Whether each linter's files have their image URLs checked (`check-urls:`, `--check-urls`).
+  public private(set) var checksURLs: [Bool] = []
   /// The `suppress:` entries of each linter's config.
   public private(set) var suppressions: [[Config.Suppression]] = []
   /// A folder as the walk names it → its files' linter, for configs without overrides.
@@ -63,6 +65,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters = [linter]
     maxFileSizes = [maxFileSize]
+    checksURLs = [settings.checkURLs || base.config.checkURLs]
     suppressions = [base.config.suppressions]
     linterIndex[(base.config.file ?? "") + "\u{0}"] = 0
   }
@@ -141,6 +144,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters.append(linter)
     maxFileSizes.append(maxFileSize)
+    checksURLs.append(settings.checkURLs || fileSettings.checkURLs)
     suppressions.append(entry.config.suppressions)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
@@ -314,7 +318,7 @@ public final class Workspace {
     }
     return FileJob(
       source: source, linter: linters[index], linterIndex: index, maxFileSize: maxFileSizes[index], suppressions: suppressions[index],
-      format: reading == .json ? nil : try format(of: source), ignored: ignored)
+      format: reading == .json ? nil : try format(of: source), ignored: ignored, checksURLs: checksURLs[index])
   }
 
   /// How an input is read: nil for JSON; a page's format for a documentation page (by its name,
@@ -348,6 +352,8 @@ public struct RunSettings: Sendable {
   public var docs = false
   public var respectGitignore = true
   public var variables: TemplateVariables? = nil
+  /// `--check-urls`: every file's image URLs are fetched, whatever its config says.
+  public var checkURLs = false
   /// `--max-depth`, `--max-file-size`, `--max-string-length` as written (checked by `limits(over:)`).
   public var limitTexts: [Limits.Setting: String] = [:]
 

@@ -10,6 +10,7 @@ final class ArgumentTests: XCTestCase {
     switch option.valueName {
     case "<n>": return "3"
     case "<size>": return "2K"
+    case "<seconds>": return "2.5"
     case "<kind>": return "message"
     case "<format>": return "json"
     case "<pointer>": return "/message/name"

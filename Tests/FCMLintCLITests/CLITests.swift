@@ -100,7 +100,7 @@ final class CLITests: XCTestCase {
   /// a run that takes longer than `timeout` is killed and fails the test.
   func fcmlint(
     _ arguments: [String], in directory: URL? = nil, input: Input = .none, timeout: TimeInterval = 60,
-    file: StaticString = #filePath, line: UInt = #line
+    environment changes: [String: String?] = [:], file: StaticString = #filePath, line: UInt = #line
   ) throws -> Run {
     let executable = try XCTUnwrap(Self.executable, "no fcmlint executable next to the test bundle", file: file, line: line)
     let process = Process()
@@ -109,6 +109,7 @@ final class CLITests: XCTestCase {
     process.currentDirectoryURL = try directory ?? temporaryDirectory()
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = nil  // colour must be off because stdout is a pipe, not because of NO_COLOR
+    for (name, value) in changes { environment[name] = value }
     process.environment = environment
 
     let stdout = Pipe()

@@ -103,10 +103,10 @@ extension CLITests {
     XCTAssertEqual(try complete("fcmlint", "--jobs", ""), [])
     XCTAssertEqual(try complete("fcmlint", "completion", ""), ["bash", "zsh", "fish"])
     // Rule ids where a rule id goes, with the line's own rule folder.
-    XCTAssertEqual(try complete("fcmlint", "explain", "image-u"), ["image-url", "image-url-https"])
+    XCTAssertEqual(try complete("fcmlint", "explain", "image-u"), Self.imageURLPrefixed)
     XCTAssertEqual(try complete("fcmlint", "explain", ""), try ruleIDs)
     XCTAssertEqual(try complete("fcmlint", "explain", "--rules", "myrules", "my-"), ["my-rule"])
-    XCTAssertEqual(try complete("fcmlint", "explain", "--config", "=", "sub/conf.yml", "image-url-"), ["image-url-https"])
+    XCTAssertEqual(try complete("fcmlint", "explain", "--config", "=", "sub/conf.yml", "image-url-"), Array(Self.imageURLPrefixed.dropFirst()))
     XCTAssertEqual(try complete("fcmlint", "explain", "image-url", ""), [], "explain takes one rule id")
     XCTAssertEqual(try complete("fcmlint", "completion", "bash", ""), [])
     // Paths: a blank or a glob character stays in its one reply, as typed or escaped.
@@ -135,9 +135,9 @@ extension CLITests {
         .split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
     XCTAssertEqual(try complete("fcmlint explain "), try ruleIDs.sorted())
-    XCTAssertEqual(try complete("fcmlint explain image-u"), ["image-url", "image-url-https"])
+    XCTAssertEqual(try complete("fcmlint explain image-u"), Self.imageURLPrefixed)
     XCTAssertEqual(try complete("fcmlint explain --rules myrules my-"), ["my-rule"])
-    XCTAssertEqual(try complete("fcmlint explain --config sub/conf.yml image-url-"), ["image-url-https"])
+    XCTAssertEqual(try complete("fcmlint explain --config sub/conf.yml image-url-"), Array(Self.imageURLPrefixed.dropFirst()))
     XCTAssertEqual(try complete("fcmlint explain image-url "), [], "explain takes one rule id")
     XCTAssertEqual(try complete("fcmlint completion bash "), [])
     XCTAssertEqual(Set(try complete("fcmlint ")), Set(commandNames + ["my payload.json", "other.json", "[ab].json", "a.json", "sub/", "myrules/"]))
@@ -189,7 +189,7 @@ extension CLITests {
     func complete(_ line: String) throws -> [String] {
       try runShell(zsh, ["-f", scripts.appendingPathComponent("capture.zsh").path, scripts.appendingPathComponent("_fcmlint").path, line], in: root).split(separator: "\n").map(String.init)
     }
-    XCTAssertEqual(try complete("fcmlint explain image-u"), ["image-url", "image-url-https"])
+    XCTAssertEqual(try complete("fcmlint explain image-u"), Self.imageURLPrefixed)
     XCTAssertEqual(try complete("fcmlint explain --rules myrules my-"), ["my-rule"])
     // One rule id: zsh then offers the options that may still follow.
     XCTAssertEqual(try complete("fcmlint explain image-url "), ["--config", "--help", "--rules", "-h"])

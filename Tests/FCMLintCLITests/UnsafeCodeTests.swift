@@ -19,6 +19,8 @@ final class UnsafeCodeTests: XCTestCase {
     ("Sources/FCMLintCLI/Lint.swift", "the result slots (`Slots`), which move out of it"),
     ("Sources/FCMLintEngine/Functions/ContentSize.swift", "a message's parts in a stack buffer: as an array, 1.16 M more instructions over 500 files (docs/performance.md)"),
     ("Sources/FCMLintEngine/CompiledPack.swift", "the built-in pack's compiled form: static bytes in the binary, read in place at each start"),
+    ("Sources/FCMLintCLI/CheckURLs.swift", "starting fcmlint-url-check for --check-urls: posix_spawn's argv, the pipes' read and write buffers"),
+    ("URLCheck/Sources/fcmlint-url-check/main.swift", "getline's buffer for the URLs read, write(2) of a usage message"),
   ]
 
   /// Whether a line of Swift uses unsafe code, comments aside.
@@ -32,7 +34,8 @@ final class UnsafeCodeTests: XCTestCase {
   func testUnsafeCodeIsOnlyWhereItIsListed() throws {
     let root = Repository.root + "/"
     var using: [String] = []
-    for path in Repository.files(under: "Sources", suffixes: [".swift"]) {
+    // fcmlint's sources and those of the URL checker's own package.
+    for path in Repository.files(under: "Sources", suffixes: [".swift"]) + Repository.files(under: "URLCheck/Sources", suffixes: [".swift"]) {
       let text = try String(contentsOfFile: path, encoding: .utf8)
       if text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: Self.usesUnsafe) {
         using.append(String(path.dropFirst(root.count)))

@@ -53,7 +53,7 @@ extension ConfigTests {
     assertConfigError("limits: [max-depth]\n", at: "1:9", "'limits' must be a mapping")
     assertConfigError(
       "limit:\n  max-depth: 5\n", at: "1:1",
-      "unknown key 'limit' in the config; did you mean 'limits'? (allowed: root, extends, rules, rule-directories, ignore, respect-gitignore, fragment, docs, limits, placeholders, extend-placeholders, overrides, suppress)")
+      "unknown key 'limit' in the config; did you mean 'limits'? (allowed: root, extends, rules, rule-directories, ignore, respect-gitignore, fragment, docs, check-urls, limits, placeholders, extend-placeholders, overrides, suppress)")
   }
 
   /// Limits come from the config and the command line through one function: the same values are

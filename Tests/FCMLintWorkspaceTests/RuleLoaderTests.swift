@@ -188,7 +188,7 @@ final class RuleLoaderTests: XCTestCase {
     XCTAssertEqual(rule.examples.invalid.first?.json, "")
     XCTAssertEqual(rule.examples.invalid.first?.needsCommandLine, true)
     XCTAssertEqual(Linter(rules: try { var set = RuleSet(); try set.add(rule); return set }()).reportedRule("elided-sample")?.severity, .info)
-    assertError(reported.replacingOccurrences(of: "id: elided-sample", with: "id: my-rule"), line: 1, column: 5, contains: "fcmlint reports only elided-sample and unused-suppression itself")
+    assertError(reported.replacingOccurrences(of: "id: elided-sample", with: "id: my-rule"), line: 1, column: 5, contains: "fcmlint reports only elided-sample, unused-suppression, image-url-unreachable")
     assertError(
       reported.replacingOccurrences(of: "then: {function: reportedByFcmlint}", with: "then: [{function: reportedByFcmlint}, {function: present}]"),
       line: 1, contains: "has no other check")

@@ -7,7 +7,7 @@ import FCMLintJSON
 /// finds nothing. Its `{detail}` is the message the reporting code writes.
 struct ReportedByFcmlint: RuleFunction {
   static let name = "reportedByFcmlint"
-  static let summary = "Marks a rule fcmlint reports itself, not found in a document (elided-sample, unused-suppression)."
+  static let summary = "Marks a rule fcmlint reports itself, not found in a document (elided-sample, unused-suppression, the image-url-* checks of --check-urls)."
   static let options: [OptionSpec] = []
 
   init(options: FunctionOptions) {}
@@ -23,5 +23,16 @@ public enum ReportedRules {
   /// A config's `suppress:` entry that hid nothing in the files a run linted.
   public static let unusedSuppression = "unused-suppression"
 
-  public static let all = [elidedSample, unusedSuppression]
+  /// `--check-urls`: an image URL whose answer a device could not use (FCMLintURLCheck).
+  public static let imageURLUnreachable = "image-url-unreachable"
+  public static let imageURLNotAnImage = "image-url-not-an-image"
+  public static let imageURLTypeMismatch = "image-url-type-mismatch"
+  public static let imageURLTooLarge = "image-url-too-large"
+  public static let imageURLInsecureRedirect = "image-url-insecure-redirect"
+  public static let imageURLSlow = "image-url-slow"
+  public static let imageURLRules = [
+    imageURLUnreachable, imageURLNotAnImage, imageURLTypeMismatch, imageURLTooLarge, imageURLInsecureRedirect, imageURLSlow,
+  ]
+
+  public static let all = [elidedSample, unusedSuppression] + imageURLRules
 }

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FCMLintEngine
+import FCMLintFormatters
+import FCMLintSystem
+import FCMLintWorkspace
+
+/// `--check-urls` (or `check-urls: true`): the image URLs the files' lint found are fetched once
+/// each, and what their answers mean is added to each file's diagnostics at the URL's place, as
+/// the rules fcmlint reports itself (rules/urls/). The fetching is done by `fcmlint-url-check`,
+/// the program beside fcmlint that links the HTTP client: fcmlint itself links none of it, so a
+/// run without the flag starts as fast as before it existed.
+extension LintSettings {
+  func checkImageURLs(_ results: Slots<FileResult>, jobs: [FileJob], waivers: Waivers) throws {
+    // One line per distinct (URL, platforms): fetched once per URL by the helper.
+    var lines: [String] = []
+    var lineOf: [String: Int] = [:]
+    var skipped: [(String, SkippedImageURL)] = []
+    for (place, job) in jobs.enumerated() where job.checksURLs {
+      let found = results[place].imageURLs
+      for image in found.urls where !image.url.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+        let line = "\(image.platforms.rawValue)\t\(image.url)"
+        if lineOf[line] == nil {
+          lineOf[line] = lines.count
+          lines.append(line)
+        }
+      }
+      skipped += found.skipped.map { (job.source.name, $0) }
+    }
+    var arguments = ["--user-agent", "fcmlint/\(FCMLintCommand.version)"]
+    if let urlTimeout { arguments += ["--timeout", "\(urlTimeout)"] }
+    if let urlBudget { arguments += ["--budget", "\(urlBudget)"] }
+    if let urlSlow { arguments += ["--slow", "\(urlSlow)"] }
+    if let urlCAFile { arguments += ["--ca-file", urlCAFile] }
+    let answer: String
+    if lines.isEmpty {
+      answer = ""
+    } else {
+      switch URLCheckHelper.run(arguments, input: lines.map { $0 + "\n" }.joined()) {
+      case .success(let output): answer = output
+      case .failure(let failure):
+        Console.err("fcmlint: error: --check-urls: \(TextFormatter.printable(failure.message))\n")
+        throw StatusError(status: .failure)
+      }
+    }
+    var findings: [Int: [(rule: String, detail: String)]] = [:]
+    var failedLines = Set<Int>(), uncheckedLines = Set<Int>()
+    for row in answer.split(separator: "\n") {
+      let fields = row.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+      switch (fields.first, fields.count) {
+      case ("fatal", 2...):
+        Console.err("fcmlint: error: --check-urls: \(TextFormatter.printable(fields[1]))\n")
+        throw StatusError(status: .failure)
+      case ("finding", 4): if let line = Int(fields[1]) { findings[line, default: []].append((fields[2], fields[3])) }
+      case ("failed", 2): if let line = Int(fields[1]) { failedLines.insert(line) }
+      case ("unchecked", 2): if let line = Int(fields[1]) { uncheckedLines.insert(line) }
+      default: continue
+      }
+    }
+    func url(_ line: Int) -> Substring { lines[line].split(separator: "\t", maxSplits: 1)[1] }
+    for (place, job) in jobs.enumerated() where job.checksURLs {
+      var added: [Diagnostic] = []
+      for image in results[place].imageURLs.urls {
+        guard let line = lineOf["\(image.platforms.rawValue)\t\(image.url)"] else { continue }
+        for finding in findings[line] ?? [] {
+          guard let rule = job.linter.reportedRule(finding.rule) else { continue }
+          var diagnostic = rule.diagnostic(
+            file: job.source.name, detail: finding.detail, start: image.start, end: image.end, startOffset: image.startOffset,
+            endOffset: image.endOffset)
+          diagnostic.pointer = image.pointer
+          added.append(diagnostic)
+        }
+      }
+      guard !added.isEmpty else { continue }
+      let kept = waivers.apply(added, file: job.source.name, suppressions: job.suppressions, linter: job.linter)
+      results[place].diagnostics = (results[place].diagnostics + kept).sorted(by: Diagnostic.ordered)
+    }
+    let all = Set(lines.indices.map(url))
+    let unchecked = Set(uncheckedLines.map(url))
+    let checked = all.count - unchecked.count
+    let flagged = Set(findings.keys.map(url)).count
+    let failed = Set(failedLines.map(url)).count
+    var summary = "fcmlint: checked \(checked) image \(checked == 1 ? "URL" : "URLs"): \(flagged) with findings, \(failed) not fetched"
+    if !skipped.isEmpty { summary += "; skipped \(skipped.count)\(verbose ? "" : " (--verbose lists them)")" }
+    if !unchecked.isEmpty { summary += "; \(unchecked.count) not checked: the --url-budget ran out" }
+    Console.err(summary + "\n")
+    if verbose {
+      for (file, url) in skipped {
+        Console.err("fcmlint: skipped image URL \(TextFormatter.printable(url.url)) (\(TextFormatter.printable(file)):\(url.line)): \(url.reason)\n")
+      }
+    }
+  }
+}
+
+/// Runs `fcmlint-url-check` (the program `FCMLINT_URL_CHECK` names, else the one beside this
+/// executable, else the one on PATH) with `input` on its standard input, and returns its standard
+/// output. It is built from its own package: `swift build -c release --package-path URLCheck`.
+enum URLCheckHelper {
+  static let name = "fcmlint-url-check"
+
+  struct Failure: Error {
+    var message: String
+  }
+
+  static func run(_ arguments: [String], input: String) -> Result<String, Failure> {
+    let named = getenv("FCMLINT_URL_CHECK").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    let path = named ?? besideExecutable() ?? name
+    var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return .failure(Failure(message: "cannot make a pipe")) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environ) : posix_spawnp(&pid, path, &actions, nil, argv, environ)
+    close(toChild[0])
+    close(fromChild[1])
+    guard spawned == 0 else {
+      close(toChild[1])
+      close(fromChild[0])
+      if let named { return .failure(Failure(message: "FCMLINT_URL_CHECK names '\(named)', which cannot be run")) }
+      return .failure(Failure(message: "\(name) was not found beside fcmlint nor on PATH; build it with `swift build -c release --package-path URLCheck` and put .build/release/\(name) beside fcmlint"))
+    }
+    // The helper reads all of its input before it writes: write it whole, then read.
+    var bytes = Array(input.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(toChild[1], $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { break }
+      bytes = bytes.dropFirst(written)
+    }
+    close(toChild[1])
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fromChild[0], $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      output += chunk[..<count]
+    }
+    close(fromChild[0])
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let text = String(decoding: output, as: UTF8.self)
+    // Exit 2 with a "fatal" line is the checker's own failure, read by the caller.
+    if (status & 0x7f) != 0 || ((status >> 8) & 0xff != 0 && !text.hasPrefix("fatal\t")) {
+      return .failure(Failure(message: "\(name) stopped (status \(status))"))
+    }
+    return .success(text)
+  }
+
+  /// The helper in the folder of the running executable, if it is there.
+  static func besideExecutable() -> String? {
+    #if os(Linux)
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #else
+    let executable = CommandLine.arguments[0]
+    #endif
+    guard let slash = executable.lastIndex(of: "/") else { return nil }
+    let candidate = String(executable[...slash]) + name
+    return access(candidate, X_OK) == 0 ? candidate : nil
+  }
+}
+
+/// A number of seconds for an option (`--url-timeout 2.5`).
+func seconds(_ text: String, for option: String) throws(UsageError) -> Double {
+  guard let value = Double(text), value > 0, value.isFinite else { throw UsageError("\(option) takes a number of seconds above 0, not '\(text)'") }
+  return value
+}

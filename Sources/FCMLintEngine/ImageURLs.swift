@@ -1,0 +1,134 @@
+import FCMLintJSON
+
+/// The image URLs of a message, where they are written, and which platforms fetch each: what
+/// `--check-urls` fetches. Found here, on the lint path's own tree, so that the module that
+/// fetches them (FCMLintURLCheck) needs no JSON and the lint path no HTTP client.
+public struct ImageURL: Sendable, Equatable {
+  public var url: String
+  public var pointer: String
+  public var start: SourcePosition
+  public var end: SourcePosition
+  public var startOffset: Int
+  public var endOffset: Int
+  /// The platforms that show the image from this field (the more specific field of a platform
+  /// overrides `notification.image` for it).
+  public var platforms: ImagePlatforms
+}
+
+public struct ImagePlatforms: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public static let android = ImagePlatforms(rawValue: 1)
+  public static let apple = ImagePlatforms(rawValue: 2)
+  public static let web = ImagePlatforms(rawValue: 4)
+}
+
+/// An image URL not fetched, and why (a `--verbose` note).
+public struct SkippedImageURL: Sendable, Equatable {
+  public var url: String
+  public var line: Int
+  public var reason: String
+}
+
+public enum ImageURLs {
+  /// The image fields of a message, relative to `message`, and whom each serves. A platform's own
+  /// field overrides `notification.image` for it ("If present, it will override
+  /// google.firebase.fcm.v1.Notification.image", FCM's REST reference).
+  static let fields: [(path: [String], platforms: ImagePlatforms)] = [
+    (["notification", "image"], [.android, .apple, .web]),
+    (["android", "notification", "image"], .android),
+    (["apns", "fcm_options", "image"], .apple),
+    (["webpush", "notification", "image"], .web),
+  ]
+
+  /// The image URLs of `document` (as the linter parsed it: its mount says where it sits in a
+  /// request), and those skipped: placeholders, which only a rendering knows, and names
+  /// reserved for examples (RFC 2606, RFC 6761), which no server answers.
+  public static func find(
+    in document: JSONDocument, placeholders: PlaceholderSyntax = .default
+  ) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
+    var found: [(NodeID, ImagePlatforms)] = []
+    var overridden: ImagePlatforms = []
+    for (path, platforms) in fields {
+      guard let node = resolve(["message"] + path, in: document), document.kind(node) == .string else { continue }
+      found.append((node, platforms))
+      if path.count > 2 { overridden.formUnion(platforms) }
+    }
+    guard !found.isEmpty else { return ([], []) }
+    let locator = SourceLocator(bytes: document.bytes, queries: found.count * 2)
+    var urls: [ImageURL] = [], skipped: [SkippedImageURL] = []
+    for (node, fieldPlatforms) in found {
+      var platforms = fieldPlatforms
+      if fieldPlatforms.contains([.android, .apple]) { platforms.subtract(overridden) }
+      guard !platforms.isEmpty, let url = document.string(node) else { continue }
+      let start = Int(document[node].start), end = Int(document[node].end)
+      let position = locator.position(of: start)
+      if placeholders.mayOccur(in: Array(url.utf8)) || document.templates?.unknown.contains(node) == true {
+        skipped.append(SkippedImageURL(url: url, line: position.line, reason: "it holds a placeholder"))
+        continue
+      }
+      if let reason = skipReason(url) {
+        skipped.append(SkippedImageURL(url: url, line: position.line, reason: reason))
+        continue
+      }
+      urls.append(ImageURL(
+        url: url, pointer: document.pointer(node), start: position, end: locator.position(of: end), startOffset: start, endOffset: end,
+        platforms: platforms))
+    }
+    return (urls, skipped)
+  }
+
+  /// Why `url` is not fetched, if it is not: only http and https URLs are, and not those of
+  /// names reserved for examples. Addresses are always fetched (127.0.0.1 included: a local
+  /// server answers there).
+  public static func skipReason(_ url: String) -> String? {
+    let lower = url.lowercased()
+    let rest: Substring
+    if lower.hasPrefix("https://") {
+      rest = lower.dropFirst(8)
+    } else if lower.hasPrefix("http://") {
+      rest = lower.dropFirst(7)
+    } else {
+      return "it is not an http or https URL"
+    }
+    var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+    var host = authority
+    if host.hasPrefix("[") {
+      return nil  // an IPv6 address
+    }
+    if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+    if host.hasSuffix(".") { host = host.dropLast() }
+    if host.isEmpty { return "it has no host" }
+    if host.allSatisfy({ $0.isNumber || $0 == "." }) { return nil }
+    for domain in ["example.com", "example.org", "example.net"] where host == domain || host.hasSuffix("." + domain) {
+      return "\(domain) is reserved for examples"
+    }
+    for suffix in ["example", "test", "invalid"] where host == suffix || host.hasSuffix("." + suffix) {
+      return ".\(suffix) is reserved for examples"
+    }
+    return nil
+  }
+
+  /// The node at `path` of a request, through the document's mount.
+  static func resolve(_ path: [String], in document: JSONDocument) -> NodeID? {
+    let mount = document.mount
+    guard path.count >= mount.count, Array(path.prefix(mount.count)) == mount else { return nil }
+    var node = JSONDocument.root
+    for name in path.dropFirst(mount.count) {
+      guard document.kind(node) == .object, let next = document.member(node, name) else { return nil }
+      node = next
+    }
+    return node
+  }
+}
+
+extension Linter {
+  /// The image URLs of `bytes`, read as `check(bytes:file:)` reads them (templates as written:
+  /// a URL with a placeholder is skipped).
+  public func imageURLs(bytes: [UInt8]) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
+    guard case .success(let document) = parse(bytes) else { return ([], []) }
+    if options.input == nil, case .other = DocumentClassifier.classify(document) { return ([], []) }
+    return ImageURLs.find(in: document, placeholders: options.placeholders)
+  }
+}
