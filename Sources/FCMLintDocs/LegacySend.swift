@@ -138,7 +138,8 @@ enum LegacySend {
       guard let assigned = assignment(view, name: name, before: before) else { return nil }
       start = assigned
     }
-    guard let (json, _) = NodeMessageLiteral.read(view.bytes, from: start, as: .free, encoding: encoding) else { return nil }
+    let within = min(view.count, start + NodeMessageLiteral.longestLiteral)
+    guard let (json, _) = NodeMessageLiteral.read(view.bytes, from: start, as: .free, encoding: encoding, limit: within) else { return nil }
     let origins = json.origins.map { view.origin(min($0, view.count)) }
     return (start, MappedText(bytes: json.bytes, origins: origins))
   }

@@ -33,14 +33,21 @@ public enum NodeMessageLiteral {
   }
 
   /// `read` with the literal taken as the object `shape` of a message; `.free` reads it as plain
-  /// JavaScript, without the SDK's encoding.
-  static func read(_ source: [UInt8], from start: Int, as shape: Shape, encoding: Encoding) -> (json: MappedText, end: Int)? {
-    var parser = LiteralParser(source: source)
+  /// JavaScript, without the SDK's encoding. The literal must end before `limit` (a page passes
+  /// at most `longestLiteral` bytes on).
+  static func read(_ source: [UInt8], from start: Int, as shape: Shape, encoding: Encoding, limit: Int? = nil) -> (json: MappedText, end: Int)? {
+    var parser = LiteralParser(source: source, end: limit)
     guard let (root, end) = parser.parse(from: start) else { return nil }
     var writer = WireWriter(source: source, tree: parser.tree, encoding: encoding)
     writer.write(root, shape: shape)
     return (writer.out, end)
   }
+
+  /// The longest literal a page's sample may be (a message is at most 4 KB; its literal, with
+  /// comments and indentation, a few times that). A page tries a literal at every `{` after `=`
+  /// or `(`, and one that does not close was read to the page's end from each: quadratic in the
+  /// page.
+  static let longestLiteral = 16 << 10
 
   /// Object literals nested deeper than this are not read (the parser keeps its own stack, so
   /// this bounds memory and work, not recursion).

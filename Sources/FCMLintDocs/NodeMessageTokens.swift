@@ -3,10 +3,10 @@
 extension LiteralParser {
   /// `...` or `…` at `i`: the offset after it.
   func ellipsis(at i: Int) -> Int? {
-    if i + 2 < source.count, source[i] == UInt8(ascii: "."), source[i + 1] == UInt8(ascii: "."), source[i + 2] == UInt8(ascii: ".") {
+    if i + 2 < textEnd, source[i] == UInt8(ascii: "."), source[i + 1] == UInt8(ascii: "."), source[i + 2] == UInt8(ascii: ".") {
       return i + 3
     }
-    if i + 2 < source.count, source[i] == 0xE2, source[i + 1] == 0x80, source[i + 2] == 0xA6 { return i + 3 }
+    if i + 2 < textEnd, source[i] == 0xE2, source[i + 1] == 0x80, source[i + 2] == 0xA6 { return i + 3 }
     return nil
   }
 
@@ -14,7 +14,7 @@ extension LiteralParser {
   /// not white space), or nil.
   func identifier(at i: Int) -> ArraySlice<UInt8>? {
     var end = i
-    while end < source.count {
+    while end < textEnd {
       let c = source[end]
       let isStart = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_") || c == UInt8(ascii: "$")
       if isStart || (end > i && c >= 0x30 && c <= 0x39) {
@@ -33,8 +33,8 @@ extension LiteralParser {
   func whitespaceWidth(at i: Int) -> Int? {
     let c = source[i]
     if c == 0x20 || (c >= 0x09 && c <= 0x0D) { return 1 }
-    if c == 0xC2, i + 1 < source.count, source[i + 1] == 0xA0 { return 2 }
-    if i + 2 < source.count {
+    if c == 0xC2, i + 1 < textEnd, source[i + 1] == 0xA0 { return 2 }
+    if i + 2 < textEnd {
       let b1 = source[i + 1], b2 = source[i + 2]
       if c == 0xEF, b1 == 0xBB, b2 == 0xBF { return 3 }
       if c == 0xE2, b1 == 0x80, (b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF { return 3 }
@@ -46,15 +46,15 @@ extension LiteralParser {
   /// The offset after white space and comments from `i`; nil for an unterminated comment.
   func skipTrivia(_ start: Int) -> Int? {
     var i = start
-    while i < source.count {
+    while i < textEnd {
       if let width = whitespaceWidth(at: i) {
         i += width
-      } else if source[i] == UInt8(ascii: "/"), i + 1 < source.count, source[i + 1] == UInt8(ascii: "/") {
-        while i < source.count, source[i] != 0x0A, source[i] != 0x0D { i += 1 }
-      } else if source[i] == UInt8(ascii: "/"), i + 1 < source.count, source[i + 1] == UInt8(ascii: "*") {
+      } else if source[i] == UInt8(ascii: "/"), i + 1 < textEnd, source[i + 1] == UInt8(ascii: "/") {
+        while i < textEnd, source[i] != 0x0A, source[i] != 0x0D { i += 1 }
+      } else if source[i] == UInt8(ascii: "/"), i + 1 < textEnd, source[i + 1] == UInt8(ascii: "*") {
         i += 2
-        while i + 1 < source.count, !(source[i] == UInt8(ascii: "*") && source[i + 1] == UInt8(ascii: "/")) { i += 1 }
-        guard i + 1 < source.count else { return nil }
+        while i + 1 < textEnd, !(source[i] == UInt8(ascii: "*") && source[i + 1] == UInt8(ascii: "/")) { i += 1 }
+        guard i + 1 < textEnd else { return nil }
         i += 2
       } else {
         break
@@ -83,7 +83,7 @@ extension LiteralParser {
     // Conditional operators outside brackets still waiting for their `:`.
     var openConditionals = 0
     var i = start
-    while i < source.count {
+    while i < textEnd {
       let c = source[i]
       if stack.last == templateText {
         if c == UInt8(ascii: "\\") {
@@ -91,7 +91,7 @@ extension LiteralParser {
         } else if c == UInt8(ascii: "`") {
           stack.removeLast()
           i += 1
-        } else if c == UInt8(ascii: "$"), i + 1 < source.count, source[i + 1] == UInt8(ascii: "{") {
+        } else if c == UInt8(ascii: "$"), i + 1 < textEnd, source[i + 1] == UInt8(ascii: "{") {
           stack.append(templateHole)
           i += 2
         } else {
@@ -107,7 +107,7 @@ extension LiteralParser {
         stack.append(templateText)
         i += 1
       case UInt8(ascii: "/"):
-        if i + 1 < source.count, source[i + 1] == UInt8(ascii: "/") || source[i + 1] == UInt8(ascii: "*") {
+        if i + 1 < textEnd, source[i + 1] == UInt8(ascii: "/") || source[i + 1] == UInt8(ascii: "*") {
           guard let end = skipTrivia(i) else { return nil }
           i = end
         } else {
@@ -133,10 +133,10 @@ extension LiteralParser {
         i += 1
       case UInt8(ascii: "?") where stack.isEmpty:
         // Not `??` nor `?.` (optional chaining; `a?.5:b` is a conditional).
-        let next = i + 1 < source.count ? source[i + 1] : 0
+        let next = i + 1 < textEnd ? source[i + 1] : 0
         if next == UInt8(ascii: "?") {
           i += 2
-        } else if next == UInt8(ascii: "."), !(i + 2 < source.count && source[i + 2] >= 0x30 && source[i + 2] <= 0x39) {
+        } else if next == UInt8(ascii: "."), !(i + 2 < textEnd && source[i + 2] >= 0x30 && source[i + 2] <= 0x39) {
           i += 2
         } else {
           openConditionals += 1
@@ -157,7 +157,7 @@ extension LiteralParser {
   private func skipQuoted(at i: Int) -> Int? {
     let quote = source[i]
     var k = i + 1
-    while k < source.count {
+    while k < textEnd {
       let c = source[k]
       if c == quote { return k + 1 }
       if c == 0x0A || c == 0x0D { return nil }
@@ -173,7 +173,7 @@ extension LiteralParser {
     let quote = source[i]
     var text = MappedText(bytes: [], origins: [i + 1])
     var k = i + 1
-    while k < source.count {
+    while k < textEnd {
       let c = source[k]
       if c == quote { return (text, k + 1) }
       if c == 0x0A || c == 0x0D { return nil }
@@ -194,21 +194,21 @@ extension LiteralParser {
   func decodeTemplate(at i: Int) -> (MappedText, Int)? {
     var text = MappedText(bytes: [], origins: [i + 1])
     var k = i + 1
-    while k < source.count {
+    while k < textEnd {
       let c = source[k]
       if c == UInt8(ascii: "`") { return (text, k + 1) }
       if c == UInt8(ascii: "\\") {
         guard let (bytes, end) = decodeEscape(at: k) else { return nil }
         text.append(bytes, standingFor: k..<end)
         k = end
-      } else if c == UInt8(ascii: "$"), k + 1 < source.count, source[k + 1] == UInt8(ascii: "{") {
+      } else if c == UInt8(ascii: "$"), k + 1 < textEnd, source[k + 1] == UInt8(ascii: "{") {
         guard let end = scanExpression(k + 2, stopAtComma: false), source[end] == UInt8(ascii: "}") else { return nil }
         appendPlaceholder((k + 2)..<end, anchor: k, to: &text)
         k = end + 1
       } else if c == 0x0D {
         // A template's CR LF and CR are read as LF.
         text.append(0x0A, from: k)
-        k += k + 1 < source.count && source[k + 1] == 0x0A ? 2 : 1
+        k += k + 1 < textEnd && source[k + 1] == 0x0A ? 2 : 1
       } else {
         text.append(c, from: k)
         k += 1
@@ -219,7 +219,7 @@ extension LiteralParser {
 
   /// The bytes the escape at `i` (a backslash) stands for and the offset after it.
   private func decodeEscape(at i: Int) -> ([UInt8], Int)? {
-    guard i + 1 < source.count else { return nil }
+    guard i + 1 < textEnd else { return nil }
     let e = source[i + 1]
     switch e {
     case UInt8(ascii: "n"): return ([0x0A], i + 2)
@@ -228,16 +228,16 @@ extension LiteralParser {
     case UInt8(ascii: "b"): return ([0x08], i + 2)
     case UInt8(ascii: "f"): return ([0x0C], i + 2)
     case UInt8(ascii: "v"): return ([0x0B], i + 2)
-    case UInt8(ascii: "0") where !(i + 2 < source.count && source[i + 2] >= 0x30 && source[i + 2] <= 0x39):
+    case UInt8(ascii: "0") where !(i + 2 < textEnd && source[i + 2] >= 0x30 && source[i + 2] <= 0x39):
       return ([0x00], i + 2)
     case 0x0A: return ([], i + 2)  // a line continuation
-    case 0x0D: return ([], i + 2 < source.count && source[i + 2] == 0x0A ? i + 3 : i + 2)
+    case 0x0D: return ([], i + 2 < textEnd && source[i + 2] == 0x0A ? i + 3 : i + 2)
     case UInt8(ascii: "x"):
       guard let value = hexValue(i + 2, count: 2) else { return nil }
       return (utf8(value), i + 4)
     case UInt8(ascii: "u"):
       guard let (value, end) = unicodeEscape(at: i) else { return nil }
-      if value >= 0xD800, value <= 0xDBFF, end + 1 < source.count, source[end] == UInt8(ascii: "\\"),
+      if value >= 0xD800, value <= 0xDBFF, end + 1 < textEnd, source[end] == UInt8(ascii: "\\"),
         let (low, lowEnd) = unicodeEscape(at: end), low >= 0xDC00, low <= 0xDFFF
       {
         return (utf8(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)), lowEnd)
@@ -246,23 +246,23 @@ extension LiteralParser {
     default:
       // Any other character stands for itself (`\'`, `\"`, `\\`, `\``, `\$`), whole.
       var end = i + 2
-      while end < source.count, source[end] & 0xC0 == 0x80 { end += 1 }
+      while end < textEnd, source[end] & 0xC0 == 0x80 { end += 1 }
       return (Array(source[(i + 1)..<end]), end)
     }
   }
 
   /// `\uXXXX` or `\u{X...}` at `i`: the code unit or point and the offset after it.
   private func unicodeEscape(at i: Int) -> (UInt32, Int)? {
-    guard i + 2 < source.count, source[i + 1] == UInt8(ascii: "u") else { return nil }
+    guard i + 2 < textEnd, source[i + 1] == UInt8(ascii: "u") else { return nil }
     if source[i + 2] == UInt8(ascii: "{") {
       var value: UInt32 = 0
       var k = i + 3
-      while k < source.count, let digit = hexDigit(source[k]) {
+      while k < textEnd, let digit = hexDigit(source[k]) {
         value = value * 16 + digit
         guard value <= 0x10FFFF else { return nil }
         k += 1
       }
-      guard k > i + 3, k < source.count, source[k] == UInt8(ascii: "}") else { return nil }
+      guard k > i + 3, k < textEnd, source[k] == UInt8(ascii: "}") else { return nil }
       return (value, k + 1)
     }
     guard let value = hexValue(i + 2, count: 4) else { return nil }
@@ -270,7 +270,7 @@ extension LiteralParser {
   }
 
   private func hexValue(_ start: Int, count: Int) -> UInt32? {
-    guard start + count <= source.count else { return nil }
+    guard start + count <= textEnd else { return nil }
     var value: UInt32 = 0
     for k in start..<(start + count) {
       guard let digit = hexDigit(source[k]) else { return nil }
@@ -303,16 +303,16 @@ extension LiteralParser {
   /// the offset after it, and whether its text is a JSON number. nil when none starts here or
   /// letters follow it (`1n`, `5px`).
   func numberLiteral(at i: Int) -> (Double, Int, Bool)? {
-    guard i < source.count else { return nil }
-    func isDigit(_ k: Int) -> Bool { k < source.count && source[k] >= 0x30 && source[k] <= 0x39 }
+    guard i < textEnd else { return nil }
+    func isDigit(_ k: Int) -> Bool { k < textEnd && source[k] >= 0x30 && source[k] <= 0x39 }
     var k = i
     var value: Double
     var isJSON = true
-    if source[k] == UInt8(ascii: "0"), k + 1 < source.count, let radix = Self.radixes[source[k + 1] | 0x20] {
+    if source[k] == UInt8(ascii: "0"), k + 1 < textEnd, let radix = Self.radixes[source[k + 1] | 0x20] {
       k += 2
       value = 0
       var digits = 0
-      while k < source.count {
+      while k < textEnd {
         if source[k] == UInt8(ascii: "_") {
           k += 1
           continue
@@ -328,7 +328,7 @@ extension LiteralParser {
       guard isDigit(k) || (source[k] == UInt8(ascii: ".") && isDigit(k + 1)) else { return nil }
       var text: [UInt8] = []
       func digits() {
-        while k < source.count, isDigit(k) || (source[k] == UInt8(ascii: "_") && isDigit(k + 1) && k > i) {
+        while k < textEnd, isDigit(k) || (source[k] == UInt8(ascii: "_") && isDigit(k + 1) && k > i) {
           if source[k] == UInt8(ascii: "_") { isJSON = false } else { text.append(source[k]) }
           k += 1
         }
@@ -337,7 +337,7 @@ extension LiteralParser {
       digits()
       let integerDigits = text.count
       if integerDigits == 0 || (integerDigits > 1 && source[integerStart] == UInt8(ascii: "0")) { isJSON = false }
-      if k < source.count, source[k] == UInt8(ascii: ".") {
+      if k < textEnd, source[k] == UInt8(ascii: ".") {
         text.append(UInt8(ascii: "."))
         k += 1
         let before = text.count
@@ -348,9 +348,9 @@ extension LiteralParser {
           isJSON = false
         }
       }
-      if k < source.count, source[k] == UInt8(ascii: "e") || source[k] == UInt8(ascii: "E") {
+      if k < textEnd, source[k] == UInt8(ascii: "e") || source[k] == UInt8(ascii: "E") {
         var e = k + 1
-        if e < source.count, source[e] == UInt8(ascii: "+") || source[e] == UInt8(ascii: "-") { e += 1 }
+        if e < textEnd, source[e] == UInt8(ascii: "+") || source[e] == UInt8(ascii: "-") { e += 1 }
         if isDigit(e) {
           text.append(UInt8(ascii: "e"))
           text.append(contentsOf: source[(k + 1)..<e])

@@ -50,9 +50,14 @@ struct LiteralTree {
 /// Reads a JavaScript/TypeScript object literal into a `LiteralTree` with an explicit stack.
 struct LiteralParser {
   let source: [UInt8]
+  /// Where the text ends for this parser: the source's end, or sooner (`NodeMessageLiteral.read`).
+  let textEnd: Int
   var tree = LiteralTree()
 
-  init(source: [UInt8]) { self.source = source }
+  init(source: [UInt8], end: Int? = nil) {
+    self.source = source
+    textEnd = min(end ?? source.count, source.count)
+  }
 
   /// An object or array being read.
   private struct Frame {
@@ -68,12 +73,12 @@ struct LiteralParser {
 
   /// The root node and the offset past the literal, or nil.
   mutating func parse(from start: Int) -> (Int, Int)? {
-    guard start >= 0, start < source.count, source[start] == UInt8(ascii: "{") else { return nil }
+    guard start >= 0, start < textEnd, source[start] == UInt8(ascii: "{") else { return nil }
     var stack: [Frame] = []
     stack.append(open(isObject: true, at: start))
     var i = start + 1
     while true {
-      guard let next = skipTrivia(i), next < source.count else { return nil }
+      guard let next = skipTrivia(i), next < textEnd else { return nil }
       i = next
       let c = source[i]
       let top = stack.count - 1
@@ -131,7 +136,7 @@ struct LiteralParser {
           continue
         case .value(let key, let after):
           stack[top].pendingKey = key
-          guard let start = skipTrivia(after), start < source.count else { return nil }
+          guard let start = skipTrivia(after), start < textEnd else { return nil }
           valueStart = start
         }
       } else if c == UInt8(ascii: ",") {
@@ -165,7 +170,7 @@ struct LiteralParser {
   /// value that an operator, a call or a member access follows (`3600 * 1000`, `[a].join()`) is
   /// the start of an expression: the node becomes the expression's value.
   private mutating func attach(_ node: Int, to frame: inout Frame, end: Int) -> Int? {
-    guard var after = skipTrivia(end), after < source.count else { return nil }
+    guard var after = skipTrivia(end), after < textEnd else { return nil }
     let c = source[after]
     let closer = frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
     if c != UInt8(ascii: ","), c != closer {
@@ -207,7 +212,7 @@ struct LiteralParser {
     if c == UInt8(ascii: "[") {
       // A computed key (`[field]: value`, `[name]() {}`): not a known name.
       guard let close = scanExpression(i + 1, stopAtComma: false), source[close] == UInt8(ascii: "]"),
-        let after = skipTrivia(close + 1), after < source.count
+        let after = skipTrivia(close + 1), after < textEnd
       else { return nil }
       let valueStart = source[after] == UInt8(ascii: ":") ? after + 1 : after
       guard let end = scanExpression(valueStart, stopAtComma: true) else { return nil }
@@ -238,7 +243,7 @@ struct LiteralParser {
       return nil
     }
     var member = LiteralTree.Member(key: key, keyRange: i..<keyEnd, quoted: quoted, colon: i, comma: nil, value: -1)
-    guard let after = skipTrivia(keyEnd), after < source.count else { return nil }
+    guard let after = skipTrivia(keyEnd), after < textEnd else { return nil }
     switch source[after] {
     case UInt8(ascii: ":"):
       member.colon = after

@@ -100,8 +100,10 @@ enum PrefixedJSON {
       while before > line.lowerBound, view[before] == 0x20 || view[before] == 0x09 { before -= 1 }
       let prefix = view[before]
       guard prefix == UInt8(ascii: ":") || prefix == UInt8(ascii: ",") || prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(") else { continue }
-      let end = JSONContent.extent(view, from: i, limit: limit)
-      if prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(") {
+      let assigned = prefix == UInt8(ascii: "=") || prefix == UInt8(ascii: "(")
+      // After `=` or `(` every line tries again: as a literal, within the longest one read.
+      let end = JSONContent.extent(view, from: i, limit: assigned ? min(limit, i + NodeMessageLiteral.longestLiteral) : limit)
+      if assigned {
         let json = Array(view.bytes[i..<end])
         // One try a line: an object that does not close would be read to the page's end again.
         guard case .success = JSONParser.parse(json), TopLevelKeys.scan(json)?.contains("message") == true else { return nil }
@@ -129,12 +131,13 @@ enum NodeLiterals {
       guard before >= line.lowerBound, view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
       // `==`, `=>` and `>=` are not assignments.
       if view[before] == UInt8(ascii: "="), before > line.lowerBound, "=!<>".utf8.contains(view[before - 1]) { continue }
-      guard var (json, end) = NodeMessageLiteral.read(view.bytes, from: i, encoding: found.nodeEncoding), end <= limit else { continue }
+      let within = min(limit, i + NodeMessageLiteral.longestLiteral)
+      guard var (json, end) = NodeMessageLiteral.read(view.bytes, from: i, as: .message, encoding: found.nodeEncoding, limit: within) else { continue }
       // `{message: {...}}` is no Admin SDK argument but a REST request's body (given to
       // `JSON.stringify` for a `fetch` or `axios` call, directly or by its name): it is sent as
       // JavaScript writes it, without the SDK's renames and conversions.
       let request = TopLevelKeys.scan(json.bytes)?.contains("message") == true
-      if request, let (plain, plainEnd) = NodeMessageLiteral.read(view.bytes, from: i, as: .free, encoding: found.nodeEncoding) {
+      if request, let (plain, plainEnd) = NodeMessageLiteral.read(view.bytes, from: i, as: .free, encoding: found.nodeEncoding, limit: within) {
         (json, end) = (plain, plainEnd)
       }
       let origins = json.origins.map { view.origin(min($0, view.count)) }

@@ -8,6 +8,18 @@ import FCMLintEngine
 import FCMLintRuleTestSupport
 import XCTest
 
+/// This thread's CPU time for `body`: other work on the machine does not count.
+func cpuSeconds(_ body: () -> Void) -> Double {
+  func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+  let start = now()
+  body()
+  return now() - start
+}
+
 /// Fixing a page costs what its samples cost, not their number times the page's size: each
 /// sample's edits are written into its own region, and the regions are spliced in once (a page of
 /// 4,000 fixable samples took 14 times as long as one of 1,000).
@@ -18,17 +30,6 @@ final class PageFixScalingTests: XCTestCase {
     return Array(text.utf8)
   }
 
-  /// This thread's CPU time for `body`: other work on the machine does not count.
-  func cpuSeconds(_ body: () -> Void) -> Double {
-    func now() -> Double {
-      var time = timespec()
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    let start = now()
-    body()
-    return now() - start
-  }
 
   func testDoublingTheSamplesAtMostAboutDoublesTheWork() {
     let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
@@ -41,6 +42,31 @@ final class PageFixScalingTests: XCTestCase {
       XCTAssertEqual(fixed, count)
     }
     // Four times the samples: linear work is about 4 times the time, quadratic 16.
+    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+  }
+}
+
+/// A page of code tries a literal at every `{` after `=` or `(`; one that never closes was read to
+/// the page's end from every line (a page of 4,000 such lines took 40 seconds). Each try now
+/// reads at most `NodeMessageLiteral`'s longest literal, so the work follows the lines.
+final class UnclosedLiteralScalingTests: XCTestCase {
+  /// `lines` lines of about a kilobyte, each opening a call with a literal that never closes.
+  func page(lines: Int) -> [UInt8] {
+    let filler = String(repeating: "x", count: 1000)
+    var text = "# Sending\n\n```js\n"
+    for _ in 0..<lines { text += "f({a: 1, b: ({c: \"\(filler)\",\n" }
+    text += "x = {\"message\": {\"a\": [\n```\n"
+    return Array(text.utf8)
+  }
+
+  func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
+    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+    var seconds: [Double] = []
+    for lines in [40, 160] {
+      let bytes = page(lines: lines)
+      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
+    }
+    // Linear work is about 4 times the time; reading each try to the page's end, 16.
     XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
   }
 }
