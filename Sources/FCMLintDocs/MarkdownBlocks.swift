@@ -46,7 +46,14 @@ enum MarkdownBlocks {
       if jsonLanguages.contains(fence.language) || fence.language.isEmpty {
         // Without a language, a block is a sample only if it is JSON or an HTTP request itself
         // (a block showing Markdown source holds fences and prose).
+        let before = found.samples.count
         JSONContent.scanBlock(inner, wholeBlock, blockStart: blockStart, into: &found)
+        // One that starts with a curl command is a shell session, read as a shell block is.
+        if fence.language.isEmpty, found.samples.count == before,
+          Curl.command(inner, line: inner.skipBlanks(from: 0, to: inner.count), limit: inner.count) != nil
+        {
+          PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
+        }
       } else if nodeLanguages.contains(fence.language) || shellLanguages.contains(fence.language) {
         PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
       }

@@ -306,7 +306,25 @@ enum Curl {
   static func body(_ view: TextView, line: Int, limit: Int) -> Int? {
     guard let (start, end) = command(view, line: line, limit: limit) else { return nil }
     let search = start..<min(limit, start + longestCommand)
-    guard view.find("messages:send", in: start..<min(end, search.upperBound)) != nil else { return nil }
+    guard let quote = dataQuote(view, start: start, search: search) else { return nil }
+    // The URL before the body, or after it on the line its quoted word ends on (`-d '{` ...
+    // `}' "https://fcm.googleapis.com/fcm/send"`); the legacy endpoint's body is reported as such.
+    var urlEnd = end
+    if view[quote] == UInt8(ascii: "'") {
+      if let close = view.find("'", in: (quote + 1)..<search.upperBound) { urlEnd = max(end, view.lineEnd(from: close)) }
+    } else if let (_, close) = ShellWords.doubleQuoted(view, quote: quote, limit: search.upperBound) {
+      urlEnd = max(end, view.lineEnd(from: close - 1))
+    }
+    let within = start..<min(urlEnd, search.upperBound)
+    guard endpoints.contains(where: { view.find($0, in: within) != nil }) else { return nil }
+    return quote
+  }
+
+  /// The endpoints a curl command's body is read for: FCM v1's, and the legacy HTTP API's.
+  static let endpoints = ["messages:send", "fcm.googleapis.com/fcm/send"]
+
+  /// The offset of the first data option's opening quote in the command at `start`.
+  private static func dataQuote(_ view: TextView, start: Int, search: Range<Int>) -> Int? {
     var i = start
     while i < search.upperBound {
       defer { i += 1 }

@@ -136,3 +136,36 @@ extension CLITests {
     XCTAssertEqual(try String(contentsOf: page, encoding: .utf8), expected)
   }
 }
+
+extension CLITests {
+  /// A curl command to the legacy endpoint, its URL after the body, in a block without a
+  /// language (as firebase/quickstart-js writes it): its body is read and reported as the legacy
+  /// API's; not fixed (v1 is another request, not an edit of this one).
+  func testDocsReadALegacyCurlWhoseURLFollowsTheBody() throws {
+    let root = try temporaryDirectory()
+    let page = """
+      # Sending
+
+      ```
+      curl -X POST -H "Authorization: key=KEY" -H "Content-Type: application/json" -d '{
+        "notification": {"title": "Portugal vs. Denmark"},
+        "to": "YOUR-IID-TOKEN"
+      }' "https://fcm.googleapis.com/fcm/send"
+      ```
+
+      ```
+      curl -X POST -d '{"to": "x"}' "https://api.example.com/notify"
+      ```
+
+      """
+    try write(page, to: root.appendingPathComponent("page.md"))
+    let run = try fcmlint(["--docs", "--format", "json", "page.md"], in: root)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let found = try decode(run).diagnostics
+    XCTAssertEqual(found.map(\.rule), ["legacy-http-body"], run.stdout)
+    XCTAssertEqual(found.first?.line, 4)
+    let fix = try fcmlint(["--docs", "--fix", "page.md"], in: root)
+    XCTAssertEqual(fix.status, 1, fix.stderr)
+    XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("page.md"), encoding: .utf8), page)
+  }
+}
