@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FCMLintEngine
 import FCMLintFormatters
 import FCMLintSystem
@@ -108,69 +101,27 @@ enum URLCheckHelper {
   }
 
   static func run(_ arguments: [String], input: String) -> Result<String, Failure> {
-    let named = getenv("FCMLINT_URL_CHECK").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    let named = POSIX.environment("FCMLINT_URL_CHECK").flatMap { $0.isEmpty ? nil : $0 }
     let path = named ?? besideExecutable() ?? name
-    var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return .failure(Failure(message: "cannot make a pipe")) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let spawned = path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environ) : posix_spawnp(&pid, path, &actions, nil, argv, environ)
-    close(toChild[0])
-    close(fromChild[1])
-    guard spawned == 0 else {
-      close(toChild[1])
-      close(fromChild[0])
+    switch POSIX.run(path, arguments, input: Array(input.utf8)) {
+    case .failure:
       if let named { return .failure(Failure(message: "FCMLINT_URL_CHECK names '\(named)', which cannot be run")) }
       return .failure(Failure(message: "\(name) was not found beside fcmlint nor on PATH; build it with `swift build -c release --package-path URLCheck` and put .build/release/\(name) beside fcmlint"))
+    case .success(let run):
+      let text = String(decoding: run.output, as: UTF8.self)
+      // Exit 2 with a "fatal" line is the checker's own failure, read by the caller.
+      guard let status = run.exitStatus, status == 0 || text.hasPrefix("fatal\t") else {
+        return .failure(Failure(message: "\(name) stopped (\(run.exitStatus.map { "exit status \($0)" } ?? "ended by a signal"))"))
+      }
+      return .success(text)
     }
-    // The helper reads all of its input before it writes: write it whole, then read.
-    var bytes = Array(input.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { write(toChild[1], $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 { break }
-      bytes = bytes.dropFirst(written)
-    }
-    close(toChild[1])
-    var output: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fromChild[0], $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      if count <= 0 { break }
-      output += chunk[..<count]
-    }
-    close(fromChild[0])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let text = String(decoding: output, as: UTF8.self)
-    // Exit 2 with a "fatal" line is the checker's own failure, read by the caller.
-    if (status & 0x7f) != 0 || ((status >> 8) & 0xff != 0 && !text.hasPrefix("fatal\t")) {
-      return .failure(Failure(message: "\(name) stopped (status \(status))"))
-    }
-    return .success(text)
   }
 
-  /// The helper in the folder of the running executable, if it is there.
+  /// The checker in the folder of the running executable, if it is there.
   static func besideExecutable() -> String? {
-    #if os(Linux)
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    #else
-    let executable = CommandLine.arguments[0]
-    #endif
-    guard let slash = executable.lastIndex(of: "/") else { return nil }
+    guard let executable = POSIX.executablePath() ?? CommandLine.arguments.first, let slash = executable.lastIndex(of: "/") else { return nil }
     let candidate = String(executable[...slash]) + name
-    return access(candidate, X_OK) == 0 ? candidate : nil
+    return POSIX.isExecutable(candidate) ? candidate : nil
   }
 }
 

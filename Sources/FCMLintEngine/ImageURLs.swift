@@ -30,36 +30,58 @@ public struct SkippedImageURL: Sendable, Equatable {
   public var reason: String
 }
 
-public enum ImageURLs {
-  /// The image fields of a message, relative to `message`, and whom each serves. A platform's own
-  /// field overrides `notification.image` for it ("If present, it will override
-  /// google.firebase.fcm.v1.Notification.image", FCM's REST reference).
-  static let fields: [(path: [String], platforms: ImagePlatforms)] = [
-    (["notification", "image"], [.android, .apple, .web]),
-    (["android", "notification", "image"], .android),
-    (["apns", "fcm_options", "image"], .apple),
-    (["webpush", "notification", "image"], .web),
-  ]
+/// Where a message's image URLs are, from the rules' aliases (rules/aliases.yml), each with the
+/// platforms that show it: made once per rule set, as paths, so both proto3 spellings
+/// (`fcm_options`, `fcmOptions`) and android_v2 are found as the rules find them.
+public struct ImageFields: Sendable {
+  struct Field: Sendable {
+    var paths: [JSONPath]
+    var platforms: ImagePlatforms
+  }
+  let fields: [Field]
 
+  /// `Images` (the fields a device downloads) split by platform: `ApnsImage` Apple's,
+  /// `AndroidNotifications`' images Android's, the rest (`notification.image`) every platform's
+  /// whose own field is absent ("If present, it will override
+  /// google.firebase.fcm.v1.Notification.image", FCM's REST reference). The web push image,
+  /// which the browser fetches, has no alias (the rules name it where they check it).
+  public init(aliases: Aliases) {
+    let apple = aliases.paths["ApnsImage"] ?? []
+    let android = (aliases.paths["AndroidNotifications"] ?? []).map { $0 + ".image" }
+    let common = (aliases.paths["Images"] ?? []).filter { !apple.contains($0) && !android.contains($0) }
+    func paths(_ texts: [String]) -> [JSONPath] { texts.compactMap { try? JSONPath($0) } }
+    fields = [
+      Field(paths: paths(common), platforms: [.android, .apple, .web]), Field(paths: paths(android), platforms: .android),
+      Field(paths: paths(apple), platforms: .apple), Field(paths: paths(["$.message.webpush.notification.image"]), platforms: .web),
+    ]
+  }
+}
+
+public enum ImageURLs {
   /// The image URLs of `document` (as the linter parsed it: its mount says where it sits in a
   /// request), and those skipped: placeholders, which only a rendering knows, and names
   /// reserved for examples (RFC 2606, RFC 6761), which no server answers.
   public static func find(
-    in document: JSONDocument, placeholders: PlaceholderSyntax = .default
+    in document: JSONDocument, fields: ImageFields, placeholders: PlaceholderSyntax = .default
   ) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
+    let everyPlatform: ImagePlatforms = [.android, .apple, .web]
     var found: [(NodeID, ImagePlatforms)] = []
     var overridden: ImagePlatforms = []
-    for (path, platforms) in fields {
-      guard let node = resolve(["message"] + path, in: document), document.kind(node) == .string else { continue }
-      found.append((node, platforms))
-      if path.count > 2 { overridden.formUnion(platforms) }
+    for field in fields.fields {
+      for path in field.paths {
+        path.forEachNode(in: document) { node in
+          guard document.kind(node) == .string else { return }
+          found.append((node, field.platforms))
+          if field.platforms != everyPlatform { overridden.formUnion(field.platforms) }
+        }
+      }
     }
     guard !found.isEmpty else { return ([], []) }
     let locator = SourceLocator(bytes: document.bytes, queries: found.count * 2)
     var urls: [ImageURL] = [], skipped: [SkippedImageURL] = []
     for (node, fieldPlatforms) in found {
       var platforms = fieldPlatforms
-      if fieldPlatforms.contains([.android, .apple]) { platforms.subtract(overridden) }
+      if fieldPlatforms == everyPlatform { platforms.subtract(overridden) }
       guard !platforms.isEmpty, let url = document.string(node) else { continue }
       let start = Int(document[node].start), end = Int(document[node].end)
       let position = locator.position(of: start)
@@ -109,26 +131,14 @@ public enum ImageURLs {
     }
     return nil
   }
-
-  /// The node at `path` of a request, through the document's mount.
-  static func resolve(_ path: [String], in document: JSONDocument) -> NodeID? {
-    let mount = document.mount
-    guard path.count >= mount.count, Array(path.prefix(mount.count)) == mount else { return nil }
-    var node = JSONDocument.root
-    for name in path.dropFirst(mount.count) {
-      guard document.kind(node) == .object, let next = document.member(node, name) else { return nil }
-      node = next
-    }
-    return node
-  }
 }
 
 extension Linter {
   /// The image URLs of `bytes`, read as `check(bytes:file:)` reads them (templates as written:
   /// a URL with a placeholder is skipped).
-  public func imageURLs(bytes: [UInt8]) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
+  public func imageURLs(bytes: [UInt8], fields: ImageFields) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
     guard case .success(let document) = parse(bytes) else { return ([], []) }
     if options.input == nil, case .other = DocumentClassifier.classify(document) { return ([], []) }
-    return ImageURLs.find(in: document, placeholders: options.placeholders)
+    return ImageURLs.find(in: document, fields: fields, placeholders: options.placeholders)
   }
 }

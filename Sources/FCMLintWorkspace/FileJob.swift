@@ -47,17 +47,18 @@ public final class FileJob: Sendable {
   public let format: DocumentFormat?
   /// The config's `ignore:` excludes it (only an input given by name can still be ignored here).
   public let ignored: Bool
-  /// Its image URLs are gathered for `--check-urls` (`FileResult.imageURLs`).
-  public let checksURLs: Bool
+  /// Where its image URLs are, when they are gathered for `--check-urls` (`FileResult.imageURLs`).
+  let imageFields: ImageFields?
+  public var checksURLs: Bool { imageFields != nil }
 
   /// A class, not a struct: the threads of a run take jobs from one array, and copying a struct
   /// out retained every shared part of its linter (about 20 objects) on each thread, contended
   /// atomics that cost a two-job run about a tenth more CPU than one job.
   init(
     source: Source, linter: Linter, linterIndex: Int, maxFileSize: Int, suppressions: [Config.Suppression], format: DocumentFormat?,
-    ignored: Bool, checksURLs: Bool = false
+    ignored: Bool, imageFields: ImageFields? = nil
   ) {
-    self.checksURLs = checksURLs
+    self.imageFields = imageFields
     self.source = source
     self.linter = linter
     self.linterIndex = linterIndex
@@ -112,8 +113,7 @@ public final class FileJob: Sendable {
     }
     guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
       var result = FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
-      // Pages' samples are not fetched yet: their URLs would need each sample's place.
-      if checksURLs && page == nil { result.imageURLs = linter.imageURLs(bytes: bytes) }
+      gatherImageURLs(bytes, into: &result, page: page != nil)
       return result
     }
 
@@ -130,6 +130,8 @@ public final class FileJob: Sendable {
     var result = FileResult(
       diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions, linter: linter), fixed: outcome.fixed,
       fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
+    // Where what remains is: the text as fixed.
+    gatherImageURLs(outcome.bytes, into: &result, page: page != nil)
     guard outcome.bytes != bytes else { return result }
     switch (fixing, source) {
     case (.diff, _):
@@ -144,6 +146,13 @@ public final class FileJob: Sendable {
       break
     }
     return result
+  }
+
+  /// The image URLs of `bytes` for `--check-urls`. Pages' samples are not fetched yet: their
+  /// URLs would need each sample's place.
+  private func gatherImageURLs(_ bytes: [UInt8], into result: inout FileResult, page: Bool) {
+    guard let imageFields, !page else { return }
+    result.imageURLs = linter.imageURLs(bytes: bytes, fields: imageFields)
   }
 
   private static func withoutFix(_ diagnostic: Diagnostic) -> Diagnostic {

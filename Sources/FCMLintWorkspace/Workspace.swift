@@ -35,8 +35,9 @@ public final class Workspace {
   public private(set) var linters: [Linter] = []
   /// The largest file each linter's files may be (`limits:` can differ per config and override).
   public private(set) var maxFileSizes: [Int] = []
-  /// Whether each linter's files have their image URLs checked (`check-urls:`, `--check-urls`).
-  public private(set) var checksURLs: [Bool] = []
+  /// Where each linter's files have their image URLs, when they are checked (`check-urls:`,
+  /// `--check-urls`): made once per linter, from its aliases.
+  private var imageFields: [ImageFields?] = []
   /// The `suppress:` entries of each linter's config.
   public private(set) var suppressions: [[Config.Suppression]] = []
   /// A folder as the walk names it → its files' linter, for configs without overrides.
@@ -65,7 +66,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters = [linter]
     maxFileSizes = [maxFileSize]
-    checksURLs = [settings.checkURLs || base.config.checkURLs]
+    imageFields = [settings.checkURLs || base.config.checkURLs ? ImageFields(aliases: linter.aliases) : nil]
     suppressions = [base.config.suppressions]
     linterIndex[(base.config.file ?? "") + "\u{0}"] = 0
   }
@@ -144,7 +145,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters.append(linter)
     maxFileSizes.append(maxFileSize)
-    checksURLs.append(settings.checkURLs || fileSettings.checkURLs)
+    imageFields.append(settings.checkURLs || fileSettings.checkURLs ? ImageFields(aliases: linter.aliases) : nil)
     suppressions.append(entry.config.suppressions)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
@@ -318,7 +319,7 @@ public final class Workspace {
     }
     return FileJob(
       source: source, linter: linters[index], linterIndex: index, maxFileSize: maxFileSizes[index], suppressions: suppressions[index],
-      format: reading == .json ? nil : try format(of: source), ignored: ignored, checksURLs: checksURLs[index])
+      format: reading == .json ? nil : try format(of: source), ignored: ignored, imageFields: imageFields[index])
   }
 
   /// How an input is read: nil for JSON; a page's format for a documentation page (by its name,

@@ -159,6 +159,30 @@ extension CLITests {
     XCTAssertTrue(run.stderr.contains("fcmlint: checked 15 image URLs"), run.stderr)
   }
 
+  /// The image fields are found as the rules find them: in either proto3 spelling, in
+  /// android_v2, and in a file `--fix` rewrites (at the fixed text's places).
+  func testCheckURLsFindsEveryImageFieldThroughEveryDoor() throws {
+    let server = try imageServer()
+    let root = try temporaryDirectory()
+    let missing = "https://127.0.0.1:\(server.https)/missing.png"
+    try write(
+      #"{"message": {"topic": "news", "notification": {"title": "Sale"}, "apns": {"fcmOptions": {"image": "\#(missing)"}}}}"#,
+      to: root.appendingPathComponent("camel.json"))
+    try write(
+      #"{"message": {"topic": "news", "android_v2": {"remote_notification": {"notification": {"title": "Sale", "image": "\#(missing)"}}}}}"#,
+      to: root.appendingPathComponent("v2.json"))
+    let run = try checkURLs(["--format", "json", "camel.json", "v2.json"], in: root, server: server)
+    let found = try decode(run).diagnostics.filter { $0.rule == "image-url-unreachable" }
+    XCTAssertEqual(found.map(\.file), ["camel.json", "v2.json"], run.stdout + run.stderr)
+    XCTAssertEqual(found.map(\.pointer), ["/message/apns/fcmOptions/image", "/message/android_v2/remote_notification/notification/image"])
+    // A fixable finding before the image: --fix writes the file, and the URL is still checked.
+    try write(
+      #"{"message": {"topic": "news", "notification": {"title": "Sale", "image": "\#(missing)"}, "apns": {"payload": {"aps": {"mutable_content": 1, "alert": "x"}}}}}"#,
+      to: root.appendingPathComponent("fix.json"))
+    let fixed = try checkURLs(["--fix", "--format", "json", "fix.json"], in: root, server: server)
+    XCTAssertEqual(try decode(fixed).diagnostics.filter { $0.rule == "image-url-unreachable" }.map(\.pointer), ["/message/notification/image"], fixed.stdout + fixed.stderr)
+  }
+
   func testCheckURLsFindingsInEveryFormat() throws {
     let server = try imageServer()
     let root = try temporaryDirectory()

@@ -19,7 +19,6 @@ final class UnsafeCodeTests: XCTestCase {
     ("Sources/FCMLintCLI/Lint.swift", "the result slots (`Slots`), which move out of it"),
     ("Sources/FCMLintEngine/Functions/ContentSize.swift", "a message's parts in a stack buffer: as an array, 1.16 M more instructions over 500 files (docs/performance.md)"),
     ("Sources/FCMLintEngine/CompiledPack.swift", "the built-in pack's compiled form: static bytes in the binary, read in place at each start"),
-    ("Sources/FCMLintCLI/CheckURLs.swift", "starting fcmlint-url-check for --check-urls: posix_spawn's argv, the pipes' read and write buffers"),
     ("URLCheck/Sources/fcmlint-url-check/main.swift", "getline's buffer for the URLs read, write(2) of a usage message"),
   ]
 
