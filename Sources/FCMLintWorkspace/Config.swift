@@ -633,12 +633,27 @@ public enum Path {
   /// `path` made absolute against the working directory, with `.` and `..` resolved textually.
   public static func absolute(_ path: String) -> String {
     let full = path.hasPrefix("/") ? path : FileSystem.currentDirectory() + "/" + path
-    var parts: [Substring] = []
-    for part in full.split(separator: "/") {
-      if part == "." || part.isEmpty { continue }
-      if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+    // On the bytes: `[Substring].joined(separator:)` is not specialised, and its first call
+    // costs the runtime a generic lookup as large as the rest of a one-file run's path work.
+    let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+    let bytes = Array(full.utf8)
+    var out: [UInt8] = [], partStarts: [Int] = []
+    out.reserveCapacity(bytes.count + 1)
+    var start = 0
+    while start <= bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != slash { end += 1 }
+      let length = end - start
+      if length == 2, bytes[start] == dot, bytes[start + 1] == dot {
+        if let last = partStarts.popLast() { out.removeSubrange(last...) }
+      } else if length > 0, !(length == 1 && bytes[start] == dot) {
+        partStarts.append(out.count)
+        out.append(slash)
+        out.append(contentsOf: bytes[start..<end])
+      }
+      start = end + 1
     }
-    return "/" + parts.joined(separator: "/")
+    return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
   }
 
   /// `path` relative to `base` (both absolute); `path` itself when it is not below `base`.

@@ -87,10 +87,14 @@ package struct CompactReader {
 
   @inlinable
   package mutating func uint() -> UInt64 {
-    // Most numbers (counts, indices, tags) fit one byte.
+    // Most numbers (counts, indices, tags) fit one byte; string numbers past 63 take two.
     if offset < end, base[offset] < 0x40 {
       offset += 1
       return UInt64(base[offset - 1])
+    }
+    if offset + 1 < end, base[offset + 1] < 0x40 {
+      offset += 2
+      return UInt64(base[offset - 2] & 0x3F) | UInt64(base[offset - 1]) << 6
     }
     return longUInt()
   }

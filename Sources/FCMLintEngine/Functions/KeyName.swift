@@ -99,8 +99,9 @@ struct ASCIINames: Sendable {
 
   /// Nil when any option is not ASCII (canonical equivalence could then match an ASCII key).
   init?(renames: [String], forbidden: [String], prefixes: [String], allowed: [String]?) {
-    let all = renames + forbidden + prefixes + (allowed ?? [])
-    guard all.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+    // Each list in place: joined, the lists' hundreds of names were copied at every start.
+    func isASCII(_ names: [String]) -> Bool { names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } }
+    guard isASCII(renames), isASCII(forbidden), isASCII(prefixes), isASCII(allowed ?? []) else { return nil }
     self.renames = ByteNameSet(renames)
     self.forbidden = ByteNameSet(forbidden)
     self.prefixes = prefixes.map { Array($0.utf8) }

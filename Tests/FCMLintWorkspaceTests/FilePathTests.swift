@@ -1,0 +1,22 @@
+import FCMLintWorkspace
+import XCTest
+
+/// `Path.absolute` resolves `.` and `..` by the text, as configs, baselines and ignore lists
+/// compare paths.
+final class FilePathTests: XCTestCase {
+  func testAbsoluteResolvesDotsAndSlashesByTheText() {
+    let cases: [(String, String)] = [
+      ("/", "/"), ("//", "/"), ("/.", "/"), ("/..", "/"), ("/a/b/../../..", "/"),
+      ("/a/./b/../c", "/a/c"), ("//x//y/", "/x/y"), ("/a/b/.", "/a/b"), ("/a/b/..", "/a"),
+      ("/a/.../b", "/a/.../b"), ("/a/..b/.c/", "/a/..b/.c"), ("/ré/ñ/../ü", "/ré/ü"),
+    ]
+    for (path, expected) in cases { XCTAssertEqual(Path.absolute(path), expected, path) }
+  }
+
+  func testARelativePathStartsAtTheWorkingDirectory() {
+    let here = FileSystem.currentDirectory()
+    XCTAssertEqual(Path.absolute("a/./b/../c.json"), (here == "/" ? "" : here) + "/a/c.json")
+    XCTAssertEqual(Path.absolute("."), here)
+    XCTAssertEqual(Path.absolute(""), here)
+  }
+}
