@@ -19,6 +19,8 @@ public struct DocumentLinter: Sendable {
   /// `ApsDictionaryKeys`; and how a Node.js literal is sent, with the aliases file's renames.
   struct Vocabulary: Sendable {
     var messageFields: Set<String> = []
+    /// The Message fields FCM fills in itself (`name`): no evidence either way in a sample.
+    var outputOnlyMessageFields: Set<String> = []
     var apnsConfigFields: Set<String> = []
     /// The fields of every type a Message holds (Notification, AndroidConfig...): written at the
     /// top of a sample, a misplaced field, not a foreign key.
@@ -35,6 +37,9 @@ public struct DocumentLinter: Sendable {
         return Set(type.fields.filter { !$0.outputOnly }.flatMap { [$0.json, $0.proto] })
       }
       messageFields = fields("Message")
+      if let message = linter.resources.schemas.values.lazy.compactMap({ $0.types["Message"] }).first {
+        outputOnlyMessageFields = Set(message.fields.filter(\.outputOnly).flatMap { [$0.json, $0.proto] })
+      }
       let types = linter.resources.schemas.values.flatMap(\.types)
       for (name, type) in types where name != "Message" {
         partFields.formUnion(type.fields.flatMap { [$0.json, $0.proto] })
@@ -253,7 +258,12 @@ public struct DocumentLinter: Sendable {
     switch verdict {
     case .fcm(.request) where !sample.wrapped && (nearby || evidence.pageSendsToFCM): return .lint(linter)
     case .fcm(.message) where !nearby:
-      if let reason = SampleShape.reasonNotMessage(keys: shape.keys, holds: shape.holds, vocabulary: vocabulary) { return .skip(reason) }
+      let values = tree.map { SampleShape.valueEvidence($0, vocabulary: vocabulary) } ?? (neutral: [], foreign: [])
+      if let reason = SampleShape.reasonNotMessage(
+        keys: shape.keys.filter { !values.neutral.contains($0) }, holds: shape.holds, vocabulary: vocabulary, foreignByValue: values.foreign)
+      {
+        return .skip(reason)
+      }
       return .lint(linter.reading(.message, fragment: true, openRoot: sample.wrapped))
     case .fcm(let kind): return .lint(linter.reading(kind, fragment: true, openRoot: sample.wrapped))
     case .other(let reason): return .skip(reason)

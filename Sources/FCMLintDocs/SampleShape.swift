@@ -170,6 +170,31 @@ enum SampleShape {
     return nil
   }
 
+  /// What the values of a bare Message sample's top-level keys say of it. `neutral`: an
+  /// output-only Message field holding a string (`"name": "my_data"`, by which a plugin's test
+  /// messages are told apart), which tells nothing either way; beside a `data` alone only when
+  /// that `data` is a flat map, as FCM's is (an event's `{"name": ..., "data": {"order": {...}}}`
+  /// is no message). `foreign`: a legacy field holding what the legacy API never took (its `to`
+  /// is a token or a topic, a string: `"to": {"subscriberId": ...}` is another API's).
+  static func valueEvidence(_ document: JSONDocument, vocabulary: DocumentLinter.Vocabulary) -> (neutral: Set<String>, foreign: Set<String>) {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object else { return ([], []) }
+    let members = Array(document.children(root))
+    var neutral: Set<String> = [], foreign: Set<String> = []
+    for member in members {
+      guard let key = document.key(member) else { continue }
+      let kind = document.kind(member)
+      if vocabulary.outputOnlyMessageFields.contains(key), kind == .string { neutral.insert(key) }
+      if key == "to", kind != .string, kind != .placeholder { foreign.insert(key) }
+    }
+    let rest = members.filter { document.key($0).map { !neutral.contains($0) } ?? true }
+    if !neutral.isEmpty, rest.count == 1, let data = rest.first, document.key(data) == "data" {
+      let flat = document.kind(data) == .object && document.children(data).allSatisfy { document.kind($0) != .object && document.kind($0) != .array }
+      if !flat { neutral = [] }
+    }
+    return (neutral, foreign)
+  }
+
   /// Up to three keys in quotes, "..." after them when there are more.
   static func quoted(_ keys: [String]) -> String {
     keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 3 ? ", ..." : "")
@@ -180,10 +205,15 @@ enum SampleShape {
   /// `aps` key out of place counts, a misspelling or a field of a Message's part counts beside a
   /// real one), and no key that is clearly foreign; one key alone makes one when what it holds
   /// is that field's.
-  static func reasonNotMessage(keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary) -> String? {
+  /// `foreignByValue`: keys whose value no FCM message holds there (`valueEvidence`).
+  static func reasonNotMessage(
+    keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary, foreignByValue: Set<String> = []
+  ) -> String? {
     var fields: [String] = [], near: [String] = [], foreign: [String] = []
     for key in members {
-      if isMessageKey(key, vocabulary: vocabulary) {
+      if foreignByValue.contains(key) {
+        foreign.append(key)
+      } else if isMessageKey(key, vocabulary: vocabulary) {
         fields.append(key)
       } else if DocumentClassifier.isNearMiss(key) || vocabulary.partFields.contains(key) || vocabulary.apsKeys.contains(key) {
         near.append(key)
