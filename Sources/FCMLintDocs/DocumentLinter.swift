@@ -167,7 +167,8 @@ public struct DocumentLinter: Sendable {
     let words = words ?? SampleShape.PageWords(page)
     let huawei = SampleShape.huaweiNearby(words, pageCount: page.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
     let nearby = SampleShape.sayNearby(words, pageCount: page.count, sample: sample)
-    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei)) {
+    let expo = SampleShape.expoNearby(words, pageCount: page.count, sample: sample)
+    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei, expo: expo)) {
     case .lint(let linter): reader = linter
     case .skip(let reason): return .skipped(reason)
     }
@@ -199,6 +200,8 @@ public struct DocumentLinter: Sendable {
     if evidence.huawei {
       return .skip("it is sent to Huawei Push Kit (HMS), whose message looks like FCM's and is not one")
     }
+    let expoMessage = Reading.skip("it is sent to Expo's push service, whose message (\"to\", \"title\", \"body\", \"data\"...) is not FCM's")
+    if evidence.expo { return expoMessage }
     if sample.legacyCall {
       // The legacy API's body: legacy-http-body says what v1 wants instead.
       return .lint(linter.reading(.message, fragment: true, placeholders: .default))
@@ -242,6 +245,7 @@ public struct DocumentLinter: Sendable {
     var tree: JSONDocument? = nil
     switch linter.parse(bytes) {
     case .success(let document):
+      if SampleShape.isExpoMessage(document) { return expoMessage }
       verdict = DocumentClassifier.classify(document)
       shape = SampleShape.keys(document) ?? (keys, { _ in nil })
       tree = document
@@ -412,7 +416,8 @@ public struct DocumentLinter: Sendable {
           for: sample, bytes: text,
           evidence: SampleShape.Evidence(
             nearby: SampleShape.sayNearby(words, pageCount: original.count, sample: sample), pageSendsToFCM: sendsToFCM,
-            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
+            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei),
+            expo: SampleShape.expoNearby(words, pageCount: original.count, sample: sample)))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

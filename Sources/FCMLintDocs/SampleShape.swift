@@ -19,6 +19,30 @@ enum SampleShape {
     var pageSendsToFCM: Bool
     /// Sent to Huawei Push Kit (`huaweiNearby`): its message looks like FCM's and is not one.
     var huawei = false
+    /// Sent to Expo's push service (`expoNearby`): its `to` and `data` look like the legacy API's.
+    var expo = false
+  }
+
+  /// Expo's push endpoint (`https://exp.host/--/api/v2/push/send`).
+  static let expoEndpoint = "exp.host/"
+
+  /// Whether the text just before the sample's block names Expo's push endpoint after any FCM
+  /// endpoint.
+  static func expoNearby(_ words: PageWords, pageCount: Int, sample: DocumentSample) -> Bool {
+    let range = window(sample, pageCount: pageCount)
+    guard !range.isEmpty, let expoAt = words.last(expoEndpoint, in: range) else { return false }
+    let fcmAt = [words.last("fcm.googleapis.com", in: range), words.last("messages:send", in: range)].compactMap { $0 }.max()
+    return fcmAt.map { expoAt > $0 } ?? true
+  }
+
+  /// Whether a sample is a message of Expo's push service: its `to` is an Expo push token
+  /// (`ExponentPushToken[...]`), which FCM never takes.
+  static func isExpoMessage(_ document: JSONDocument) -> Bool {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object, let to = document.children(root).first(where: { document.key($0) == "to" }),
+      document.kind(to) == .string, let value = document.string(to)
+    else { return false }
+    return value.hasPrefix("ExponentPushToken[") || value.hasPrefix("ExpoPushToken[")
   }
 
   /// Huawei Push Kit's endpoint: a page that sends there and never to FCM sends Push Kit's
@@ -71,7 +95,7 @@ enum SampleShape {
 
     init(_ page: [UInt8]) {
       let view = TextView(page)
-      for word in SampleShape.evidence + ["/projects/"] { found[word] = Self.offsets(of: word, in: view, ignoringCase: false) }
+      for word in SampleShape.evidence + ["/projects/", SampleShape.expoEndpoint] { found[word] = Self.offsets(of: word, in: view, ignoringCase: false) }
       for word in SampleShape.huaweiWords { found[word] = Self.offsets(of: word, in: view, ignoringCase: true) }
     }
 
