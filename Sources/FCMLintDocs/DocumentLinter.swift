@@ -210,7 +210,9 @@ public struct DocumentLinter: Sendable {
       // Sent to FCM's endpoint as it is where the page says so; elsewhere a service adds the target.
       let request = linter.reading(.request, fragment: !(nearby || evidence.pageSendsToFCM), placeholders: .default)
       guard case .success(let document) = request.parse(bytes), case .fcm(.request) = DocumentClassifier.classify(document) else { return notMessage }
-      if !nearby, let keys = SampleShape.messageKeys(document), let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary) {
+      if !nearby, let keys = SampleShape.messageKeys(document),
+        let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary, foreignByValue: SampleShape.messageForeignByValue(document))
+      {
         return .skip(reason)
       }
       return .lint(request)
@@ -255,7 +257,7 @@ public struct DocumentLinter: Sendable {
       if case .fcm(.request) = verdict, !nearby { tree = SyntaxRecovery.recover(bytes, first: error) { linter.parse($0) }.document }
     }
     if case .fcm(.request) = verdict, !nearby, let tree, let messageKeys = SampleShape.messageKeys(tree),
-      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary)
+      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary, foreignByValue: SampleShape.messageForeignByValue(tree))
     {
       return .skip(reason)
     }

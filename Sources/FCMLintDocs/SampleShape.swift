@@ -173,11 +173,14 @@ enum SampleShape {
   /// (`{"message": {"alert": ..., "user-data": ...}}`), so the object must be a Message: no more
   /// keys that are no Message field than keys that are (a request with one stray key is still a
   /// request, whose stray key is reported), and not only keys that resemble a Message's.
-  static func reasonNotRequest(messageKeys keys: [String], vocabulary: DocumentLinter.Vocabulary) -> String? {
+  /// `foreignByValue`: keys whose value no FCM Message holds there (`foreignByValue(_:in:)`).
+  static func reasonNotRequest(messageKeys keys: [String], vocabulary: DocumentLinter.Vocabulary, foreignByValue: Set<String> = []) -> String? {
     var fields = 0, misspelt = 0
     var foreign: [String] = []
     for key in keys {
-      if isMessageKey(key, vocabulary: vocabulary) {
+      if foreignByValue.contains(key) {
+        foreign.append(key)
+      } else if isMessageKey(key, vocabulary: vocabulary) {
         fields += 1
       } else if DocumentClassifier.isNearMiss(key) {
         misspelt += 1
@@ -194,6 +197,24 @@ enum SampleShape {
     return nil
   }
 
+  /// The keys of `object` whose value no FCM message holds there: a `to` that is not a string
+  /// (the legacy API's `to` was a token or a topic; `"to": {"user_id": ...}` is a notification
+  /// service's recipient, as Courier's `{"message": {"to": {...}, "content": {...}}}` has).
+  static func foreignByValue(_ document: JSONDocument, in object: NodeID) -> Set<String> {
+    guard let to = document.children(object).first(where: { document.key($0) == "to" }) else { return [] }
+    let kind = document.kind(to)
+    return kind == .string || kind == .placeholder ? [] : ["to"]
+  }
+
+  /// The keys of a request's `message` object whose value no FCM Message holds there.
+  static func messageForeignByValue(_ document: JSONDocument) -> Set<String> {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object,
+      let message = document.children(root).reversed().first(where: { document.key($0) == "message" }), document.kind(message) == .object
+    else { return [] }
+    return foreignByValue(document, in: message)
+  }
+
   /// What the values of a bare Message sample's top-level keys say of it. `neutral`: an
   /// output-only Message field holding a string (`"name": "my_data"`, by which a plugin's test
   /// messages are told apart), which tells nothing either way; beside a `data` alone only when
@@ -204,12 +225,11 @@ enum SampleShape {
     let root = JSONDocument.root
     guard document.kind(root) == .object else { return ([], []) }
     let members = Array(document.children(root))
-    var neutral: Set<String> = [], foreign: Set<String> = []
+    var neutral: Set<String> = []
+    let foreign = foreignByValue(document, in: root)
     for member in members {
-      guard let key = document.key(member) else { continue }
-      let kind = document.kind(member)
-      if vocabulary.outputOnlyMessageFields.contains(key), kind == .string { neutral.insert(key) }
-      if key == "to", kind != .string, kind != .placeholder { foreign.insert(key) }
+      guard let key = document.key(member), vocabulary.outputOnlyMessageFields.contains(key), document.kind(member) == .string else { continue }
+      neutral.insert(key)
     }
     let rest = members.filter { document.key($0).map { !neutral.contains($0) } ?? true }
     if !neutral.isEmpty, rest.count == 1, let data = rest.first, document.key(data) == "data" {
