@@ -17,8 +17,8 @@ enum CodeStrings {
     var line = 0
     while line < view.count {
       let lineEnd = view.lineEnd(from: line)
-      _ = scan(view, line: line..<lineEnd, blockStart: blockStart, assigned: true, into: &found)
-      let next = view.nextLine(from: line)
+      let end = scan(view, line: line..<lineEnd, limit: view.count, blockStart: blockStart, assigned: true, into: &found)
+      let next = view.nextLine(from: max(line, (end ?? line + 1) - 1))
       guard next > line else { break }
       line = next
     }
@@ -27,16 +27,22 @@ enum CodeStrings {
   /// Looks on `line` for a string literal argument (`(` or `,` before its quote; `=` too with
   /// `assigned`) that holds a JSON object; the end of the one read, or nil for none. A literal
   /// ends on its line.
-  static func scan(_ view: TextView, line: Range<Int>, blockStart: Int?, assigned: Bool = false, into found: inout SampleFinder.Found) -> Int? {
+  /// A raw literal in backticks (a Go raw string, a JavaScript template literal) may span lines,
+  /// up to `limit`; it is read as it is written, and only when it holds no `${...}`.
+  static func scan(
+    _ view: TextView, line: Range<Int>, limit: Int, blockStart: Int?, assigned: Bool = false, into found: inout SampleFinder.Found
+  ) -> Int? {
     var i = line.lowerBound
     while i < line.upperBound {
       defer { i += 1 }
-      guard view[i] == UInt8(ascii: "\""), i + 1 < line.upperBound, view[i + 1] == UInt8(ascii: "{") else { continue }
+      let raw = view[i] == UInt8(ascii: "`")
+      guard raw || view[i] == UInt8(ascii: "\""), i + 1 < line.upperBound, view[i + 1] == UInt8(ascii: "{") else { continue }
       var before = i - 1
       while before >= line.lowerBound, view[before] == 0x20 || view[before] == 0x09 { before -= 1 }
       guard before >= line.lowerBound,
-        view[before] == UInt8(ascii: "(") || view[before] == UInt8(ascii: ",") || (assigned && view[before] == UInt8(ascii: "="))
+        view[before] == UInt8(ascii: "(") || view[before] == UInt8(ascii: ",") || ((assigned || raw) && view[before] == UInt8(ascii: "="))
       else { continue }
+      if raw { return rawLiteral(view, quote: i, limit: limit, blockStart: blockStart, into: &found) }
       guard let (text, end) = decoded(view, quote: i, lineEnd: line.upperBound) else { return nil }
       // The literal is the whole value: `)`, `,` or `;` after it (or the line's end), not `+`.
       var after = end
@@ -52,6 +58,25 @@ enum CodeStrings {
       return end
     }
     return nil
+  }
+
+  /// The JSON object of the raw literal whose backtick is at `quote`, added as a sample; the
+  /// offset past its closing backtick, or nil when it holds no whole object. One try reads at
+  /// most `NodeMessageLiteral.longestLiteral` bytes, so that a page of unclosed ones stays linear.
+  static func rawLiteral(_ view: TextView, quote: Int, limit: Int, blockStart: Int?, into found: inout SampleFinder.Found) -> Int? {
+    let first = quote + 1
+    guard PlainText.startsJSONObject(view, at: first, limit: limit) else { return nil }
+    let end = JSONContent.extent(view, from: first, limit: min(limit, first + NodeMessageLiteral.longestLiteral))
+    guard end > first, view[end - 1] == UInt8(ascii: "}") else { return nil }
+    var after = end
+    while after < limit, JSONContent.isWhitespace(view[after]) { after += 1 }
+    guard after < limit, view[after] == UInt8(ascii: "`") else { return nil }
+    // A template literal's `${...}` is the program's value, not JSON.
+    guard view.find("${", in: first..<end) == nil else { return nil }
+    let block = blockStart ?? view.origin(quote)
+    if blockStart == nil { found.blockStarts.append(block) }
+    JSONContent.add(view, first..<end, blockStart: block, into: &found)
+    return after + 1
   }
 
   /// The escapes a literal's contents are decoded from, and the characters they stand for.

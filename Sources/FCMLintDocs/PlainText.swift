@@ -67,7 +67,7 @@ enum PlainText {
           resume = view.nextLine(from: max(end - 1, first))
         } else if !prose, let end = ShellWords.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
-        } else if !prose, let end = CodeStrings.scan(view, line: first..<lineEnd, blockStart: blockStart, into: &found) {
+        } else if !prose, let end = CodeStrings.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
         } else if let end = PrefixedJSON.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
