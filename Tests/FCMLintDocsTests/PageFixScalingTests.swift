@@ -71,13 +71,16 @@ final class UnclosedLiteralScalingTests: XCTestCase {
   }
 }
 
-/// A Java block's string literals are read line by line, each at most to its line's end: a page
-/// of literals that are parts of bodies (concatenated, or unclosed) costs what its lines cost.
+/// A Java block's string literals are read line by line, each at most to its line's end, and a raw
+/// literal in backticks at most `NodeMessageLiteral.longestLiteral` on: a page of literals that
+/// are parts of bodies (concatenated, or unclosed) costs what its lines cost.
 final class CodeStringScalingTests: XCTestCase {
   func page(lines: Int) -> [UInt8] {
     let filler = String(repeating: "x", count: 1000)
     var text = "# Sending\n\n```java\n"
     for _ in 0..<lines { text += "f(\"{\\\"a\\\": \\\"\(filler)\\\"\" + g(\"{\\\"b\\\": {\\\"c\\\": [\(filler)\n" }
+    // Raw literals that never close: each try reads a bounded stretch, not the rest of the page.
+    for _ in 0..<lines { text += "y = `{\"b\": [\"\(filler)\",\n" }
     text += "```\n"
     return Array(text.utf8)
   }
