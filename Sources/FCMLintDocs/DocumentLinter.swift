@@ -9,9 +9,34 @@ public struct DocumentLinter: Sendable {
   public let linter: Linter
   private let vocabulary: Vocabulary
 
+  /// The placeholder syntaxes a page's samples are read with: the linter's own (or the default,
+  /// for Node.js literals) and a page's `<Your topic>`.
+  private let pagePlaceholders: (own: PlaceholderSyntax, node: PlaceholderSyntax)
+
   public init(linter: Linter) {
     self.linter = linter
     vocabulary = Vocabulary(linter)
+    // Compiled once per process for the default syntax; a config's own, once per linter.
+    let own = linter.options.placeholders.patterns == PlaceholderSyntax.defaultPatterns
+      ? Self.defaultPagePlaceholders
+      : (try? PlaceholderSyntax(patterns: linter.options.placeholders.patterns + [Self.anglePlaceholder])) ?? linter.options.placeholders
+    pagePlaceholders = (own, Self.defaultPagePlaceholders)
+  }
+
+  static let defaultPagePlaceholders = try! PlaceholderSyntax(patterns: PlaceholderSyntax.defaultPatterns + [anglePlaceholder])
+
+  /// A value a page's reader fills in, written `<Your topic>`, `<DEVICE_TOKEN>`, `<image-url>`:
+  /// a word in angle brackets (letters, digits, spaces, `_`, `.`, `-`), not known yet. In a page
+  /// only: a JSON file's `<...>` is text, as FCM gets it.
+  static let anglePlaceholder = #"<[A-Za-z][A-Za-z0-9 _.\-]*>"#
+
+  /// `reader` reading a page's placeholders too, for a sample whose text has a `<` (the others
+  /// keep the default syntax's faster search).
+  func withPagePlaceholders(_ reader: Linter, text: [UInt8]) -> Linter {
+    guard text.contains(UInt8(ascii: "<")) else { return reader }
+    let syntax = reader.options.placeholders.patterns == PlaceholderSyntax.defaultPatterns ? pagePlaceholders.node : pagePlaceholders.own
+    guard !syntax.isEmpty else { return reader }
+    return reader.reading(reader.options.input, fragment: reader.options.fragment, openRoot: reader.options.openRoot, placeholders: syntax)
   }
 
   /// What a sample's top-level keys are told by, from what the rules know of FCM: the fields of
@@ -169,7 +194,7 @@ public struct DocumentLinter: Sendable {
     let nearby = SampleShape.sayNearby(words, pageCount: page.count, sample: sample)
     let expo = SampleShape.expoNearby(words, pageCount: page.count, sample: sample)
     switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei, expo: expo)) {
-    case .lint(let linter): reader = linter
+    case .lint(let linter): reader = withPagePlaceholders(linter, text: bytes)
     case .skip(let reason): return .skipped(reason)
     }
     if !holes.isEmpty { reader = reader.reading(holes: holes) }
@@ -278,7 +303,7 @@ public struct DocumentLinter: Sendable {
 
   /// `reading` of a sample that is linted, or nil.
   func linter(for sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Linter? {
-    if case .lint(let linter) = reading(sample, bytes: bytes, evidence: evidence) { return linter }
+    if case .lint(let linter) = reading(sample, bytes: bytes, evidence: evidence) { return withPagePlaceholders(linter, text: bytes) }
     return nil
   }
 
