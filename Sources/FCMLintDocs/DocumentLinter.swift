@@ -290,6 +290,9 @@ public struct DocumentLinter: Sendable {
     case .fcm(.request) where !sample.wrapped && (nearby || evidence.pageSendsToFCM): return .lint(linter)
     case .fcm(.message) where !nearby:
       let values = tree.map { SampleShape.valueEvidence($0, vocabulary: vocabulary) } ?? (neutral: [], foreign: [])
+      if !values.neutral.isEmpty, shape.keys.allSatisfy(values.neutral.contains) {
+        return .skip("its only key, \"name\", is the one FCM fills in: a send's response, not a message")
+      }
       if let reason = SampleShape.reasonNotMessage(
         keys: shape.keys.filter { !values.neutral.contains($0) }, holds: shape.holds, vocabulary: vocabulary, foreignByValue: values.foreign)
       {

@@ -83,6 +83,10 @@ extension CLITests {
       ```
 
       ```json
+      {"name": "projects/p/messages/0:1500415314455276%31bd1c9631bd1c96"}
+      ```
+
+      ```json
       {"to": {"subscriberId": "s1"}, "payload": {"a": 1}}
       ```
 
@@ -90,6 +94,7 @@ extension CLITests {
     let run = try fcmlint(["--docs", "--verbose", "--format", "json", "--stdin-filename", "events.md", "-"], input: .bytes(Data(page.utf8)))
     XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
     XCTAssertEqual(try found(run), [])
-    XCTAssertTrue(run.stderr.contains("events.md: not an FCM document: none of its 4 code samples are an FCM document"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("events.md: not an FCM document: none of its 5 code samples are an FCM document"), run.stderr)
+    XCTAssertTrue(run.stderr.contains(#"its only key, "name", is the one FCM fills in: a send's response, not a message"#), run.stderr)
   }
 }
