@@ -227,6 +227,11 @@ public struct DocumentLinter: Sendable {
     }
     let expoMessage = Reading.skip("it is sent to Expo's push service, whose message (\"to\", \"title\", \"body\", \"data\"...) is not FCM's")
     if evidence.expo { return expoMessage }
+    if sample.labelledLegacy, let keys = TopLevelKeys.scan(bytes), !keys.contains("message"),
+      keys.contains("to") || keys.contains("registration_ids")
+    {
+      return .skip("it is the legacy API's body, labelled as the form the page migrates from")
+    }
     if sample.legacyCall {
       // The legacy API's body: legacy-http-body says what v1 wants instead.
       return .lint(linter.reading(.message, fragment: true, placeholders: .default))

@@ -193,6 +193,9 @@ public struct DocumentSample: Sendable {
   /// A Node.js legacy call's payload (`sendToDevice(tokens, payload, options)`), written out as
   /// the legacy API's body the SDK posted.
   public var legacyCall = false
+  /// Labelled by the comment just before it in its block as the legacy form a page migrates
+  /// from (`// Before (Legacy)`): shown as what not to send any more.
+  public var labelledLegacy = false
   /// A platform's payload kept in a string of an Amazon SNS message: read as what SNS sends.
   var sns: SNSMessage.Platform? = nil
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.
