@@ -97,3 +97,27 @@ final class CodeStringScalingTests: XCTestCase {
     XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
   }
 }
+
+/// The elements of an array given to `sendEach` are read as literals, each try at most
+/// `NodeMessageLiteral.longestLiteral` on, and the call is looked for in a bounded stretch
+/// around each: a page of elements that never close costs what its lines cost.
+final class SendEachElementScalingTests: XCTestCase {
+  func page(lines: Int) -> [UInt8] {
+    let filler = String(repeating: "x", count: 1000)
+    var text = "# Sending\n\n```js\ngetMessaging().sendEach(messages);\nconst messages = [\n"
+    for _ in 0..<lines { text += "  {token: 'a', data: {n: '\(filler)',\n" }
+    text += "```\n"
+    return Array(text.utf8)
+  }
+
+  func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
+    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+    var seconds: [Double] = []
+    for lines in [40, 160] {
+      let bytes = page(lines: lines)
+      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
+    }
+    // Linear work is about 4 times the time; reading each try to the page's end, 16.
+    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+  }
+}
