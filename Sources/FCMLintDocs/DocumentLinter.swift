@@ -9,9 +9,34 @@ public struct DocumentLinter: Sendable {
   public let linter: Linter
   private let vocabulary: Vocabulary
 
+  /// The placeholder syntaxes a page's samples are read with: the linter's own (or the default,
+  /// for Node.js literals) and a page's `<Your topic>`.
+  private let pagePlaceholders: (own: PlaceholderSyntax, node: PlaceholderSyntax)
+
   public init(linter: Linter) {
     self.linter = linter
     vocabulary = Vocabulary(linter)
+    // Compiled once per process for the default syntax; a config's own, once per linter.
+    let own = linter.options.placeholders.patterns == PlaceholderSyntax.defaultPatterns
+      ? Self.defaultPagePlaceholders
+      : (try? PlaceholderSyntax(patterns: linter.options.placeholders.patterns + [Self.anglePlaceholder])) ?? linter.options.placeholders
+    pagePlaceholders = (own, Self.defaultPagePlaceholders)
+  }
+
+  static let defaultPagePlaceholders = try! PlaceholderSyntax(patterns: PlaceholderSyntax.defaultPatterns + [anglePlaceholder])
+
+  /// A value a page's reader fills in, written `<Your topic>`, `<DEVICE_TOKEN>`, `<image-url>`:
+  /// a word in angle brackets (letters, digits, spaces, `_`, `.`, `-`), not known yet. In a page
+  /// only: a JSON file's `<...>` is text, as FCM gets it.
+  static let anglePlaceholder = #"<[A-Za-z][A-Za-z0-9 _.\-]*>"#
+
+  /// `reader` reading a page's placeholders too, for a sample whose text has a `<` (the others
+  /// keep the default syntax's faster search).
+  func withPagePlaceholders(_ reader: Linter, text: [UInt8]) -> Linter {
+    guard text.contains(UInt8(ascii: "<")) else { return reader }
+    let syntax = reader.options.placeholders.patterns == PlaceholderSyntax.defaultPatterns ? pagePlaceholders.node : pagePlaceholders.own
+    guard !syntax.isEmpty else { return reader }
+    return reader.reading(reader.options.input, fragment: reader.options.fragment, openRoot: reader.options.openRoot, placeholders: syntax)
   }
 
   /// What a sample's top-level keys are told by, from what the rules know of FCM: the fields of
@@ -19,6 +44,8 @@ public struct DocumentLinter: Sendable {
   /// `ApsDictionaryKeys`; and how a Node.js literal is sent, with the aliases file's renames.
   struct Vocabulary: Sendable {
     var messageFields: Set<String> = []
+    /// The Message fields FCM fills in itself (`name`): no evidence either way in a sample.
+    var outputOnlyMessageFields: Set<String> = []
     var apnsConfigFields: Set<String> = []
     /// The fields of every type a Message holds (Notification, AndroidConfig...): written at the
     /// top of a sample, a misplaced field, not a foreign key.
@@ -35,6 +62,9 @@ public struct DocumentLinter: Sendable {
         return Set(type.fields.filter { !$0.outputOnly }.flatMap { [$0.json, $0.proto] })
       }
       messageFields = fields("Message")
+      if let message = linter.resources.schemas.values.lazy.compactMap({ $0.types["Message"] }).first {
+        outputOnlyMessageFields = Set(message.fields.filter(\.outputOnly).flatMap { [$0.json, $0.proto] })
+      }
       let types = linter.resources.schemas.values.flatMap(\.types)
       for (name, type) in types where name != "Message" {
         partFields.formUnion(type.fields.flatMap { [$0.json, $0.proto] })
@@ -162,8 +192,9 @@ public struct DocumentLinter: Sendable {
     let words = words ?? SampleShape.PageWords(page)
     let huawei = SampleShape.huaweiNearby(words, pageCount: page.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)
     let nearby = SampleShape.sayNearby(words, pageCount: page.count, sample: sample)
-    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei)) {
-    case .lint(let linter): reader = linter
+    let expo = SampleShape.expoNearby(words, pageCount: page.count, sample: sample)
+    switch reading(sample, bytes: bytes, evidence: SampleShape.Evidence(nearby: nearby, pageSendsToFCM: sendsToFCM, huawei: huawei, expo: expo)) {
+    case .lint(let linter): reader = withPagePlaceholders(linter, text: bytes)
     case .skip(let reason): return .skipped(reason)
     }
     if !holes.isEmpty { reader = reader.reading(holes: holes) }
@@ -194,6 +225,13 @@ public struct DocumentLinter: Sendable {
     if evidence.huawei {
       return .skip("it is sent to Huawei Push Kit (HMS), whose message looks like FCM's and is not one")
     }
+    let expoMessage = Reading.skip("it is sent to Expo's push service, whose message (\"to\", \"title\", \"body\", \"data\"...) is not FCM's")
+    if evidence.expo { return expoMessage }
+    if sample.labelledLegacy, let keys = TopLevelKeys.scan(bytes), !keys.contains("message"),
+      keys.contains("to") || keys.contains("registration_ids")
+    {
+      return .skip("it is the legacy API's body, labelled as the form the page migrates from")
+    }
     if sample.legacyCall {
       // The legacy API's body: legacy-http-body says what v1 wants instead.
       return .lint(linter.reading(.message, fragment: true, placeholders: .default))
@@ -202,7 +240,9 @@ public struct DocumentLinter: Sendable {
       // Sent to FCM's endpoint as it is where the page says so; elsewhere a service adds the target.
       let request = linter.reading(.request, fragment: !(nearby || evidence.pageSendsToFCM), placeholders: .default)
       guard case .success(let document) = request.parse(bytes), case .fcm(.request) = DocumentClassifier.classify(document) else { return notMessage }
-      if !nearby, let keys = SampleShape.messageKeys(document), let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary) {
+      if !nearby, let keys = SampleShape.messageKeys(document),
+        let reason = SampleShape.reasonNotRequest(messageKeys: keys, vocabulary: vocabulary, foreignByValue: SampleShape.messageForeignByValue(document))
+      {
         return .skip(reason)
       }
       return .lint(request)
@@ -237,6 +277,7 @@ public struct DocumentLinter: Sendable {
     var tree: JSONDocument? = nil
     switch linter.parse(bytes) {
     case .success(let document):
+      if SampleShape.isExpoMessage(document) { return expoMessage }
       verdict = DocumentClassifier.classify(document)
       shape = SampleShape.keys(document) ?? (keys, { _ in nil })
       tree = document
@@ -246,14 +287,22 @@ public struct DocumentLinter: Sendable {
       if case .fcm(.request) = verdict, !nearby { tree = SyntaxRecovery.recover(bytes, first: error) { linter.parse($0) }.document }
     }
     if case .fcm(.request) = verdict, !nearby, let tree, let messageKeys = SampleShape.messageKeys(tree),
-      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary)
+      let reason = SampleShape.reasonNotRequest(messageKeys: messageKeys, vocabulary: vocabulary, foreignByValue: SampleShape.messageForeignByValue(tree))
     {
       return .skip(reason)
     }
     switch verdict {
     case .fcm(.request) where !sample.wrapped && (nearby || evidence.pageSendsToFCM): return .lint(linter)
     case .fcm(.message) where !nearby:
-      if let reason = SampleShape.reasonNotMessage(keys: shape.keys, holds: shape.holds, vocabulary: vocabulary) { return .skip(reason) }
+      let values = tree.map { SampleShape.valueEvidence($0, vocabulary: vocabulary) } ?? (neutral: [], foreign: [])
+      if !values.neutral.isEmpty, shape.keys.allSatisfy(values.neutral.contains) {
+        return .skip("its only key, \"name\", is the one FCM fills in: a send's response, not a message")
+      }
+      if let reason = SampleShape.reasonNotMessage(
+        keys: shape.keys.filter { !values.neutral.contains($0) }, holds: shape.holds, vocabulary: vocabulary, foreignByValue: values.foreign)
+      {
+        return .skip(reason)
+      }
       return .lint(linter.reading(.message, fragment: true, openRoot: sample.wrapped))
     case .fcm(let kind): return .lint(linter.reading(kind, fragment: true, openRoot: sample.wrapped))
     case .other(let reason): return .skip(reason)
@@ -262,7 +311,7 @@ public struct DocumentLinter: Sendable {
 
   /// `reading` of a sample that is linted, or nil.
   func linter(for sample: DocumentSample, bytes: [UInt8], evidence: SampleShape.Evidence) -> Linter? {
-    if case .lint(let linter) = reading(sample, bytes: bytes, evidence: evidence) { return linter }
+    if case .lint(let linter) = reading(sample, bytes: bytes, evidence: evidence) { return withPagePlaceholders(linter, text: bytes) }
     return nil
   }
 
@@ -402,7 +451,8 @@ public struct DocumentLinter: Sendable {
           for: sample, bytes: text,
           evidence: SampleShape.Evidence(
             nearby: SampleShape.sayNearby(words, pageCount: original.count, sample: sample), pageSendsToFCM: sendsToFCM,
-            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei)))
+            huawei: SampleShape.huaweiNearby(words, pageCount: original.count, sample: sample, pageSendsOnlyToHuawei: onlyHuawei),
+            expo: SampleShape.expoNearby(words, pageCount: original.count, sample: sample)))
       else { continue }
       let result = Fixer(linter: reader).fix(bytes: text, file: file, reported: reported)
       let line = locator.position(of: sample.start).line

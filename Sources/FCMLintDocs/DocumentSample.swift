@@ -48,6 +48,10 @@ public enum SampleEncoding: Sendable, Equatable {
   /// A double-quoted shell word: `"`, `\`, `$` and `` ` `` are written with a backslash before
   /// them, as the page writes `\"`.
   case shellDoubleQuoted
+  /// A string literal of Java, Kotlin, C#, Go or JavaScript (`"{\"message\": ...}"`): `"` and
+  /// `\` written with a backslash before them, a line break, a tab and a carriage return as
+  /// `\n`, `\t`, `\r` (`CodeStrings`).
+  case codeString
 
   /// `text` written through `steps` (innermost first), and where each of its bytes starts in
   /// the result (one more offset: the result's length).
@@ -97,6 +101,16 @@ public enum SampleEncoding: Sendable, Equatable {
       for byte in text {
         if "\"\\$`".utf8.contains(byte) { out.append(UInt8(ascii: "\\")) }
         out.append(byte)
+      }
+    case .codeString:
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+        case 0x0A: out += Array("\\n".utf8)
+        case 0x09: out += Array("\\t".utf8)
+        case 0x0D: out += Array("\\r".utf8)
+        default: out.append(byte)
+        }
       }
     }
     return out
@@ -179,6 +193,9 @@ public struct DocumentSample: Sendable {
   /// A Node.js legacy call's payload (`sendToDevice(tokens, payload, options)`), written out as
   /// the legacy API's body the SDK posted.
   public var legacyCall = false
+  /// Labelled by the comment just before it in its block as the legacy form a page migrates
+  /// from (`// Before (Legacy)`): shown as what not to send any more.
+  public var labelledLegacy = false
   /// A platform's payload kept in a string of an Amazon SNS message: read as what SNS sends.
   var sns: SNSMessage.Platform? = nil
   /// Skipped by a marker: listed, so that a fix keeps the order of samples, but not linted.

@@ -16,6 +16,19 @@ enum JSONContent {
       add(view, body..<end, blockStart: blockStart, into: &found)
       return
     }
+    // Several objects one after another (a migration guide's "Before" and "After", each under a
+    // `//` comment) are several samples; a block that is not only objects is read whole.
+    if view[first] == UInt8(ascii: "{") || view[first] == UInt8(ascii: "/"), let pieces = objects(view, first..<end),
+      pieces.count > 1 || view[first] == UInt8(ascii: "/")
+    {
+      var from = first
+      for piece in pieces {
+        add(view, piece, blockStart: blockStart, into: &found)
+        if labelsLegacy(view, from..<piece.lowerBound) { found.samples[found.samples.count - 1].labelledLegacy = true }
+        from = piece.upperBound
+      }
+      return
+    }
     switch view[first] {
     case UInt8(ascii: "{"):
       add(view, first..<end, blockStart: blockStart, into: &found)
@@ -34,6 +47,29 @@ enum JSONContent {
     default:
       if otherwiseText { PlainText.scan(view, range: range, depth: 0, blockStart: blockStart, into: &found) }
     }
+  }
+
+  /// The JSON objects `range` holds one after another, with only blanks and comments around them;
+  /// nil when it holds anything else (or none), or an object whose keys are not quoted.
+  static func objects(_ view: TextView, _ range: Range<Int>) -> [Range<Int>]? {
+    var pieces: [Range<Int>] = []
+    var i = range.lowerBound
+    while true {
+      i = LegacySend.skip(view, from: i, limit: range.upperBound)
+      guard i < range.upperBound else { break }
+      guard view[i] == UInt8(ascii: "{"), PlainText.startsJSONObject(view, at: i, limit: range.upperBound) else { return nil }
+      let end = extent(view, from: i, limit: range.upperBound)
+      guard end > i + 1, view[end - 1] == UInt8(ascii: "}") else { return nil }
+      pieces.append(i..<end)
+      i = end
+    }
+    return pieces.isEmpty ? nil : pieces
+  }
+
+  /// Whether the text between two objects of a block (its comments) labels the next one as the
+  /// legacy form: `legacy`, `before` or `old` in it.
+  static func labelsLegacy(_ view: TextView, _ range: Range<Int>) -> Bool {
+    ["legacy", "before", "old "].contains { view.find($0, in: range, ignoringCase: true) != nil }
   }
 
   /// Adds the JSON text `range` of `view` as a sample.

@@ -56,6 +56,8 @@ enum MarkdownBlocks {
         }
       } else if nodeLanguages.contains(fence.language) || shellLanguages.contains(fence.language) {
         PlainText.scan(inner, depth: 0, blockStart: blockStart, into: &found)
+      } else if CodeStrings.languages.contains(fence.language) {
+        CodeStrings.scanBlock(inner, blockStart: blockStart, into: &found)
       }
       guard end > line else { break }
       line = end

@@ -50,6 +50,10 @@ enum PlainText {
         {
           if blockStart == nil { found.blockStarts.append(block) }
           resume = view.nextLine(from: end - 1)
+        } else if !prose, view[first] == UInt8(ascii: "{"), !startsJSONObject(view, at: first, limit: range.upperBound),
+          let end = NodeLiterals.element(view, at: first, from: range.lowerBound, limit: range.upperBound, blockStart: blockStart, into: &found)
+        {
+          resume = view.nextLine(from: max(end - 1, first))
         } else if view[first] == UInt8(ascii: "{"), !prose || startsJSONObject(view, at: first, limit: range.upperBound) {
           let json = startsJSONObject(view, at: first, limit: range.upperBound)
           if json || first >= codeObjectEnd {
@@ -66,6 +70,8 @@ enum PlainText {
         } else if !prose, let end = LegacySend.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
         } else if !prose, let end = ShellWords.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
+          resume = view.nextLine(from: max(end - 1, first))
+        } else if !prose, let end = CodeStrings.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
         } else if let end = PrefixedJSON.scan(view, line: first..<lineEnd, limit: range.upperBound, blockStart: blockStart, into: &found) {
           resume = view.nextLine(from: max(end - 1, first))
@@ -128,7 +134,16 @@ enum NodeLiterals {
       guard view[i] == UInt8(ascii: "{") else { continue }
       var before = i - 1
       while before >= line.lowerBound, view[before] == 0x20 || view[before] == 0x09 { before -= 1 }
-      guard before >= line.lowerBound, view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
+      guard before >= line.lowerBound else { continue }
+      if view[before] == UInt8(ascii: "[") || view[before] == UInt8(ascii: ",") {
+        // An element of an array of messages given to `sendEach`: read as the one below.
+        if let end = element(view, at: i, from: line.lowerBound, limit: limit, blockStart: blockStart, into: &found) {
+          readUpTo = end
+          i = end - 1
+        }
+        continue
+      }
+      guard view[before] == UInt8(ascii: "=") || view[before] == UInt8(ascii: "(") else { continue }
       // `==`, `=>` and `>=` are not assignments.
       if view[before] == UInt8(ascii: "="), before > line.lowerBound, "=!<>".utf8.contains(view[before - 1]) { continue }
       let within = min(limit, i + NodeMessageLiteral.longestLiteral)
@@ -151,6 +166,29 @@ enum NodeLiterals {
       i = end - 1
     }
     return readUpTo
+  }
+
+  /// The calls that take a list of messages.
+  static let listCalls = ["sendEach(", "sendAll("]
+
+  /// A literal at `at` that is an element of an array (`[` or `,` before it, across blanks and
+  /// line breaks, not before `from`) with a call that sends a list of messages near it
+  /// (`const messages = [{token, ...}, ...]; ... sendEach(messages)`): added as a Message; the
+  /// end of the literal, or nil when it is none.
+  static func element(_ view: TextView, at: Int, from: Int, limit: Int, blockStart: Int?, into found: inout SampleFinder.Found) -> Int? {
+    var before = at - 1
+    // Blanks only, and a bounded stretch of them.
+    while before >= max(from, at - 256), JSONContent.isWhitespace(view[before]) { before -= 1 }
+    guard before >= from, view[before] == UInt8(ascii: "[") || view[before] == UInt8(ascii: ",") else { return nil }
+    let around = max(0, at - multicastReach)..<min(view.count, at + multicastReach)
+    guard listCalls.contains(where: { view.find($0, in: around) != nil }) else { return nil }
+    let within = min(limit, at + NodeMessageLiteral.longestLiteral)
+    guard let (json, end) = NodeMessageLiteral.read(view.bytes, from: at, as: .message, encoding: found.nodeEncoding, limit: within) else { return nil }
+    let origins = json.origins.map { view.origin(min($0, view.count)) }
+    let block = blockStart ?? view.origin(at)
+    if blockStart == nil { found.blockStarts.append(block) }
+    found.samples.append(DocumentSample(text: MappedText(bytes: json.bytes, origins: origins), language: .nodeLiteral, encoding: [], blockStart: block))
+    return end
   }
 
   static let multicastCalls = ["sendEachForMulticast", "sendMulticast"]

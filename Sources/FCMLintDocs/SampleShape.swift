@@ -19,6 +19,30 @@ enum SampleShape {
     var pageSendsToFCM: Bool
     /// Sent to Huawei Push Kit (`huaweiNearby`): its message looks like FCM's and is not one.
     var huawei = false
+    /// Sent to Expo's push service (`expoNearby`): its `to` and `data` look like the legacy API's.
+    var expo = false
+  }
+
+  /// Expo's push endpoint (`https://exp.host/--/api/v2/push/send`).
+  static let expoEndpoint = "exp.host/"
+
+  /// Whether the text just before the sample's block names Expo's push endpoint after any FCM
+  /// endpoint.
+  static func expoNearby(_ words: PageWords, pageCount: Int, sample: DocumentSample) -> Bool {
+    let range = window(sample, pageCount: pageCount)
+    guard !range.isEmpty, let expoAt = words.last(expoEndpoint, in: range) else { return false }
+    let fcmAt = [words.last("fcm.googleapis.com", in: range), words.last("messages:send", in: range)].compactMap { $0 }.max()
+    return fcmAt.map { expoAt > $0 } ?? true
+  }
+
+  /// Whether a sample is a message of Expo's push service: its `to` is an Expo push token
+  /// (`ExponentPushToken[...]`), which FCM never takes.
+  static func isExpoMessage(_ document: JSONDocument) -> Bool {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object, let to = document.children(root).first(where: { document.key($0) == "to" }),
+      document.kind(to) == .string, let value = document.string(to)
+    else { return false }
+    return value.hasPrefix("ExponentPushToken[") || value.hasPrefix("ExpoPushToken[")
   }
 
   /// Huawei Push Kit's endpoint: a page that sends there and never to FCM sends Push Kit's
@@ -71,7 +95,7 @@ enum SampleShape {
 
     init(_ page: [UInt8]) {
       let view = TextView(page)
-      for word in SampleShape.evidence + ["/projects/"] { found[word] = Self.offsets(of: word, in: view, ignoringCase: false) }
+      for word in SampleShape.evidence + ["/projects/", SampleShape.expoEndpoint] { found[word] = Self.offsets(of: word, in: view, ignoringCase: false) }
       for word in SampleShape.huaweiWords { found[word] = Self.offsets(of: word, in: view, ignoringCase: true) }
     }
 
@@ -149,11 +173,14 @@ enum SampleShape {
   /// (`{"message": {"alert": ..., "user-data": ...}}`), so the object must be a Message: no more
   /// keys that are no Message field than keys that are (a request with one stray key is still a
   /// request, whose stray key is reported), and not only keys that resemble a Message's.
-  static func reasonNotRequest(messageKeys keys: [String], vocabulary: DocumentLinter.Vocabulary) -> String? {
+  /// `foreignByValue`: keys whose value no FCM Message holds there (`foreignByValue(_:in:)`).
+  static func reasonNotRequest(messageKeys keys: [String], vocabulary: DocumentLinter.Vocabulary, foreignByValue: Set<String> = []) -> String? {
     var fields = 0, misspelt = 0
     var foreign: [String] = []
     for key in keys {
-      if isMessageKey(key, vocabulary: vocabulary) {
+      if foreignByValue.contains(key) {
+        foreign.append(key)
+      } else if isMessageKey(key, vocabulary: vocabulary) {
         fields += 1
       } else if DocumentClassifier.isNearMiss(key) {
         misspelt += 1
@@ -170,6 +197,54 @@ enum SampleShape {
     return nil
   }
 
+  /// The keys of `object` whose value no FCM message holds there: a `to` that is not a string
+  /// (the legacy API's `to` was a token or a topic; `"to": {"user_id": ...}` is a notification
+  /// service's recipient, as Courier's `{"message": {"to": {...}, "content": {...}}}` has).
+  static func foreignByValue(_ document: JSONDocument, in object: NodeID) -> Set<String> {
+    guard let to = document.children(object).first(where: { document.key($0) == "to" }) else { return [] }
+    let kind = document.kind(to)
+    return kind == .string || kind == .placeholder ? [] : ["to"]
+  }
+
+  /// The keys of a request's `message` object whose value no FCM Message holds there.
+  static func messageForeignByValue(_ document: JSONDocument) -> Set<String> {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object,
+      let message = document.children(root).reversed().first(where: { document.key($0) == "message" }), document.kind(message) == .object
+    else { return [] }
+    return foreignByValue(document, in: message)
+  }
+
+  /// What the values of a bare Message sample's top-level keys say of it. `neutral`: an
+  /// output-only Message field holding a string (`"name": "my_data"`, by which a plugin's test
+  /// messages are told apart), which tells nothing either way; beside a `data` alone only when
+  /// that `data` is a flat map, as FCM's is (an event's `{"name": ..., "data": {"order": {...}}}`
+  /// is no message). `foreign`: a legacy field holding what the legacy API never took (its `to`
+  /// is a token or a topic, a string: `"to": {"subscriberId": ...}` is another API's).
+  static func valueEvidence(_ document: JSONDocument, vocabulary: DocumentLinter.Vocabulary) -> (neutral: Set<String>, foreign: Set<String>) {
+    let root = JSONDocument.root
+    guard document.kind(root) == .object else { return ([], []) }
+    let members = Array(document.children(root))
+    var neutral: Set<String> = []
+    let foreign = foreignByValue(document, in: root)
+    for member in members {
+      guard let key = document.key(member), vocabulary.outputOnlyMessageFields.contains(key), document.kind(member) == .string else { continue }
+      neutral.insert(key)
+    }
+    let rest = members.filter { document.key($0).map { !neutral.contains($0) } ?? true }
+    if !neutral.isEmpty, rest.count == 1, let data = rest.first, document.key(data) == "data" {
+      let flat = document.kind(data) == .object && document.children(data).allSatisfy { document.kind($0) != .object && document.kind($0) != .array }
+      if !flat { neutral = [] }
+    }
+    return (neutral, foreign)
+  }
+
+  /// The keys of the legacy API's `notification`, which v1 moved to the platforms' parts.
+  static let legacyNotificationKeys: Set<String> = [
+    "android_channel_id", "icon", "sound", "tag", "color", "click_action", "body_loc_key", "body_loc_args", "title_loc_key",
+    "title_loc_args", "subtitle", "badge",
+  ]
+
   /// Up to three keys in quotes, "..." after them when there are more.
   static func quoted(_ keys: [String]) -> String {
     keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 3 ? ", ..." : "")
@@ -180,10 +255,15 @@ enum SampleShape {
   /// `aps` key out of place counts, a misspelling or a field of a Message's part counts beside a
   /// real one), and no key that is clearly foreign; one key alone makes one when what it holds
   /// is that field's.
-  static func reasonNotMessage(keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary) -> String? {
+  /// `foreignByValue`: keys whose value no FCM message holds there (`valueEvidence`).
+  static func reasonNotMessage(
+    keys members: [String], holds: (String) -> [String]?, vocabulary: DocumentLinter.Vocabulary, foreignByValue: Set<String> = []
+  ) -> String? {
     var fields: [String] = [], near: [String] = [], foreign: [String] = []
     for key in members {
-      if isMessageKey(key, vocabulary: vocabulary) {
+      if foreignByValue.contains(key) {
+        foreign.append(key)
+      } else if isMessageKey(key, vocabulary: vocabulary) {
         fields.append(key)
       } else if DocumentClassifier.isNearMiss(key) || vocabulary.partFields.contains(key) || vocabulary.apsKeys.contains(key) {
         near.append(key)
@@ -203,7 +283,11 @@ enum SampleShape {
     // One field alone: what it holds must be that field's (a Matrix push gateway's
     // `notification` holds `event_id` and `room_id`).
     guard let inner = vocabulary.fieldsOf[fields[0]], let held = holds(fields[0]) else { return nil }
-    let strangers = held.filter { !inner.contains($0) && !vocabulary.partFields.contains($0) }
+    // A `notification` alone may hold what the legacy API's did (`sound`, `icon`, `click_action`:
+    // FCM's own, misplaced), not `data` or `actions`: a web push or service worker payload's
+    // (`{"notification": {"title": ..., "data": {"onActionClick": ...}}}`, Angular's).
+    let allowed = fields[0] == "notification" ? legacyNotificationKeys : vocabulary.partFields
+    let strangers = held.filter { !inner.contains($0) && !allowed.contains($0) }
     guard strangers.isEmpty else {
       return "its one key \"\(fields[0])\" holds \(strangers.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")), which no FCM \(fields[0]) has"
     }

@@ -313,7 +313,7 @@ extension CLITests {
     for expected in [
       #"skipped sample sender.md:4: its "message" ("alert", "sound", "badge", ...) is not an FCM Message: "user-data" is no Message field"#,
       #"skipped sample sender.md:18: its "message" ("id", "body", "user") is not an FCM Message: "user" is no Message field"#,
-      #"skipped sample sender.md:24: its "message" ("to", "content", "data", ...) is not an FCM Message: "content", "routing" are no Message fields"#,
+      #"skipped sample sender.md:24: its "message" ("to", "content", "data", ...) is not an FCM Message: "to", "content", "routing" are no Message fields"#,
       #"skipped sample sender.md:30: its "message" holds only keys that resemble a Message's ("alert", "sound"), and nothing near it says it is sent to FCM"#,
     ] {
       XCTAssertTrue(run.stderr.contains(expected), "\(expected)\n\(run.stderr)")

@@ -70,3 +70,54 @@ final class UnclosedLiteralScalingTests: XCTestCase {
     XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
   }
 }
+
+/// A Java block's string literals are read line by line, each at most to its line's end, and a raw
+/// literal in backticks at most `NodeMessageLiteral.longestLiteral` on: a page of literals that
+/// are parts of bodies (concatenated, or unclosed) costs what its lines cost.
+final class CodeStringScalingTests: XCTestCase {
+  func page(lines: Int) -> [UInt8] {
+    let filler = String(repeating: "x", count: 1000)
+    var text = "# Sending\n\n```java\n"
+    for _ in 0..<lines { text += "f(\"{\\\"a\\\": \\\"\(filler)\\\"\" + g(\"{\\\"b\\\": {\\\"c\\\": [\(filler)\n" }
+    // Raw literals that never close: each try reads a bounded stretch, not the rest of the page.
+    for _ in 0..<lines { text += "y = `{\"b\": [\"\(filler)\",\n" }
+    text += "```\n"
+    return Array(text.utf8)
+  }
+
+  func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
+    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+    var seconds: [Double] = []
+    for lines in [40, 160] {
+      let bytes = page(lines: lines)
+      XCTAssertEqual(docs.samples(in: bytes, format: .markdown).count, 0)
+      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
+    }
+    // Linear work is about 4 times the time; reading each try to the page's end, 16.
+    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+  }
+}
+
+/// The elements of an array given to `sendEach` are read as literals, each try at most
+/// `NodeMessageLiteral.longestLiteral` on, and the call is looked for in a bounded stretch
+/// around each: a page of elements that never close costs what its lines cost.
+final class SendEachElementScalingTests: XCTestCase {
+  func page(lines: Int) -> [UInt8] {
+    let filler = String(repeating: "x", count: 1000)
+    var text = "# Sending\n\n```js\ngetMessaging().sendEach(messages);\nconst messages = [\n"
+    for _ in 0..<lines { text += "  {token: 'a', data: {n: '\(filler)',\n" }
+    text += "```\n"
+    return Array(text.utf8)
+  }
+
+  func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
+    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+    var seconds: [Double] = []
+    for lines in [40, 160] {
+      let bytes = page(lines: lines)
+      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
+    }
+    // Linear work is about 4 times the time; reading each try to the page's end, 16.
+    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+  }
+}
