@@ -199,6 +199,8 @@ extension LintSettings {
     settings.respectGitignore = respectGitignore
     settings.variables = variables
     settings.checkURLs = checkURLs
+    // --fix-only reports nothing that remains: no image is fetched for it.
+    settings.offline = fixOnly
     let limits: [(Limits.Setting, String?)] = [
       (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
     ]
