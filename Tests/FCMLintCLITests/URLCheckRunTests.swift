@@ -100,3 +100,165 @@ extension CLITests {
     XCTAssertEqual(try serverCount(server, "/hits/\(onlyToken)"), 0, only.stderr)
   }
 }
+
+extension CLITests {
+  /// `--url-cache`: a second run fetches nothing and reports the same findings; an entry older
+  /// than `--url-cache-max-age` is fetched again; a file that is not a cache is a warning, ignored
+  /// and written anew.
+  func testURLCacheSavesTheSecondRunsRequests() throws {
+    let server = try imageServer()
+    let root = try temporaryDirectory()
+    let token = UUID().uuidString
+    let base = "http://127.0.0.1:\(server.http)/counted/\(token)"
+    try write(Self.message(image: "\(base)/missing.png"), to: root.appendingPathComponent("a.json"))
+    try write(Self.message(image: "\(base)/ok.png"), to: root.appendingPathComponent("b.json"))
+    let arguments = ["--url-cache", "cache/urls.tsv", "--format", "json", "a.json", "b.json"]
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("cache"), withIntermediateDirectories: true)
+    let first = try checkURLs(arguments, in: root, server: server)
+    let findings = try decode(first).diagnostics.filter(\.fetched)
+    XCTAssertEqual(findings.map(\.file), ["a.json"], first.stderr)
+    let fetched = try serverCount(server, "/hits/\(token)")
+    XCTAssertGreaterThan(fetched, 0)
+    let text = try String(contentsOf: root.appendingPathComponent("cache/urls.tsv"), encoding: .utf8)
+    XCTAssertTrue(text.hasPrefix("fcmlint-url-cache\t1\nurl\t"), text)
+    XCTAssertTrue(text.contains("\tfailed\t\(base)/missing.png\nfinding\timage-url-unreachable\tthe image cannot be fetched: HTTP 404"), text)
+    XCTAssertTrue(text.contains("\tfetched\t\(base)/ok.png\n"), text)
+
+    let second = try checkURLs(arguments, in: root, server: server)
+    XCTAssertEqual(try decode(second).diagnostics.filter(\.fetched).map(\.message), findings.map(\.message))
+    XCTAssertEqual(try serverCount(server, "/hits/\(token)"), fetched, "the second run fetched again")
+    XCTAssertTrue(second.stderr.contains("fcmlint: checked 2 image URLs: 1 with findings, 1 not fetched; 2 from the --url-cache"), second.stderr)
+
+    // Entries older than the age: fetched again (an entry dated an hour ago, the age a minute).
+    let old = text.replacingOccurrences(of: #"url\t[0-9]+\t"#, with: "url\t\(Int(Date().timeIntervalSince1970) - 3600)\t", options: .regularExpression)
+    try write(old, to: root.appendingPathComponent("cache/urls.tsv"))
+    let expired = try checkURLs(["--url-cache-max-age", "60"] + arguments, in: root, server: server)
+    XCTAssertEqual(try decode(expired).diagnostics.filter(\.fetched).map(\.file), ["a.json"], expired.stderr)
+    XCTAssertEqual(try serverCount(server, "/hits/\(token)"), fetched * 2)
+    XCTAssertTrue(expired.stderr.contains("; 0 from the --url-cache"), expired.stderr)
+
+    // Not a cache: a warning, the URLs fetched, the file written anew.
+    for corrupt in ["{\"not\": \"a cache\"}", "fcmlint-url-cache\t1\nurl\tyesterday\t7\tfetched\t\(base)/ok.png\n", "\u{0}\u{1}\u{2}"] {
+      try write(corrupt, to: root.appendingPathComponent("cache/urls.tsv"))
+      let before = try serverCount(server, "/hits/\(token)")
+      let run = try checkURLs(arguments, in: root, server: server)
+      XCTAssertEqual(run.status, 1, run.stderr)
+      XCTAssertEqual(try decode(run).diagnostics.filter(\.fetched).map(\.file), ["a.json"], run.stderr)
+      XCTAssertTrue(run.stderr.contains("fcmlint: warning: --url-cache cache/urls.tsv "), run.stderr)
+      XCTAssertTrue(run.stderr.contains(": ignored, and written anew"), run.stderr)
+      XCTAssertGreaterThan(try serverCount(server, "/hits/\(token)"), before)
+      XCTAssertTrue(try String(contentsOf: root.appendingPathComponent("cache/urls.tsv"), encoding: .utf8).hasPrefix("fcmlint-url-cache\t1\nurl\t"))
+    }
+    // A cache that cannot be read (a folder): a warning, never a failure of the run.
+    let folder = try checkURLs(["--url-cache", "cache", "--format", "json", "a.json"], in: root, server: server)
+    XCTAssertEqual(folder.status, 1, folder.stderr)
+    XCTAssertTrue(folder.stderr.contains("fcmlint: warning: --url-cache cache "), folder.stderr)
+  }
+
+  /// `--url-per-host` bounds the requests one host gets at once (the server records the most it
+  /// held at once); `--url-concurrency` and `--url-per-host` take whole numbers above 0.
+  func testURLPerHostLimitHolds() throws {
+    let server = try imageServer()
+    let root = try temporaryDirectory()
+    for (perHost, files) in [(1, 4), (3, 6)] {
+      let token = UUID().uuidString
+      var names: [String] = []
+      for index in 0..<files {
+        let name = "\(perHost)-\(index).json"
+        try write(Self.message(image: "http://127.0.0.1:\(server.http)/held/\(token)/\(index).png"), to: root.appendingPathComponent(name))
+        names.append(name)
+      }
+      let run = try fcmlint(
+        ["--check-urls", "--url-per-host", "\(perHost)", "--url-concurrency", "8", "--url-timeout", "30", "--url-budget", "120", "--format", "json"] + names,
+        in: root, timeout: 180, environment: Self.noProxy)
+      XCTAssertNotEqual(run.status, 2, run.stderr)
+      XCTAssertTrue(run.stderr.contains("fcmlint: checked \(files) image URLs"), run.stderr)
+      let peak = try serverCount(server, "/peak/\(token)")
+      XCTAssertLessThanOrEqual(peak, perHost)
+      XCTAssertGreaterThanOrEqual(peak, 1)
+    }
+    for option in ["--url-concurrency", "--url-per-host"] {
+      for bad in ["0", "-1", "two", "1.5"] {
+        let run = try fcmlint(["--check-urls", option, bad, "a.json"], in: root, environment: Self.noProxy)
+        XCTAssertEqual(run.status, 2, "\(option) \(bad)")
+        XCTAssertTrue(run.stderr.contains("\(option) takes a whole number above 0, not '\(bad)'"), run.stderr)
+      }
+    }
+    let age = try fcmlint(["--check-urls", "--url-cache-max-age", "60", "a.json"], in: root, environment: Self.noProxy)
+    XCTAssertEqual(age.status, 2)
+    XCTAssertTrue(age.stderr.contains("--url-cache-max-age is the age of --url-cache's entries: give --url-cache too"), age.stderr)
+  }
+}
+
+extension CLITests {
+  /// A forward proxy on 127.0.0.1 (Tests/URLServer/proxy.py, CONNECT for https), started for the
+  /// test; the lines of its log, one per request it forwarded.
+  func withProxy(_ body: (_ port: Int, _ log: () throws -> [String]) throws -> Void) throws {
+    let folder = try temporaryDirectory()
+    let log = folder.appendingPathComponent("proxy.log")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.repo("Tests/URLServer/proxy.py"), log.path]
+    let output = Pipe(), input = Pipe()
+    process.standardOutput = output
+    process.standardInput = input
+    try process.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      process.waitUntilExit()
+    }
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line += chunk
+    }
+    guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw XCTSkip("the proxy did not start")
+    }
+    try body(port) {
+      guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+      return text.split(separator: "\n").map(String.init)
+    }
+  }
+
+  /// HTTP_PROXY and HTTPS_PROXY route the requests through the proxy (https through a CONNECT
+  /// tunnel, the certificate still checked against the CA), and NO_PROXY sends them directly.
+  func testCheckURLsGoesThroughTheProxies() throws {
+    let server = try imageServer()
+    let root = try temporaryDirectory()
+    let token = UUID().uuidString
+    let plain = "http://127.0.0.1:\(server.http)/counted/\(token)/missing.png"
+    let secure = "https://127.0.0.1:\(server.https)/counted/\(token)/ok.webp"
+    try write(Self.message(image: plain), to: root.appendingPathComponent("plain.json"))
+    try write(Self.message(image: secure, at: "apns"), to: root.appendingPathComponent("secure.json"))
+    let arguments = ["--check-urls", "--url-timeout", "20", "--url-ca-file", server.caFile, "--format", "json", "plain.json", "secure.json"]
+    let expected = ["image-url-unreachable", "image-url-type-mismatch"]
+    try withProxy { port, log in
+      for spelling in ["upper", "lower"] {
+        var environment = Self.noProxy
+        let proxy = "http://127.0.0.1:\(port)"
+        environment[spelling == "upper" ? "HTTP_PROXY" : "http_proxy"] = proxy
+        environment[spelling == "upper" ? "HTTPS_PROXY" : "https_proxy"] = proxy
+        let before = try log().count
+        let run = try fcmlint(arguments, in: root, timeout: 120, environment: environment)
+        XCTAssertEqual(try decode(run).diagnostics.filter(\.fetched).map(\.rule), expected, run.stderr)
+        let forwarded = try log().dropFirst(before)
+        // async-http-client tunnels plain http through CONNECT too.
+        XCTAssertTrue(forwarded.contains("CONNECT 127.0.0.1:\(server.http)"), "\(spelling): \(forwarded)")
+        XCTAssertTrue(forwarded.contains("CONNECT 127.0.0.1:\(server.https)"), "\(spelling): \(forwarded)")
+      }
+      // NO_PROXY names the host: straight to the server, nothing through the proxy.
+      for noProxy in ["127.0.0.1", "localhost,127.0.0.1", "*"] {
+        var environment = Self.noProxy
+        environment["HTTP_PROXY"] = "http://127.0.0.1:\(port)"
+        environment["HTTPS_PROXY"] = "http://127.0.0.1:\(port)"
+        environment["NO_PROXY"] = noProxy
+        let before = try log().count
+        let run = try fcmlint(arguments, in: root, timeout: 120, environment: environment)
+        XCTAssertEqual(try decode(run).diagnostics.filter(\.fetched).map(\.rule), expected, run.stderr)
+        XCTAssertEqual(Array(try log().dropFirst(before)), [], "NO_PROXY=\(noProxy)")
+      }
+    }
+  }
+}
