@@ -24,7 +24,8 @@ PIP_NO_INDEX=1 "$work/venv/bin/pip" install --quiet --disable-pip-version-check 
 echo "release test: checksums, the binary and the wheel (installed offline): ok"
 checker="dist/fcmlint-url-check-$version-linux-x86_64"
 if [ -x "$checker" ]; then
-  # Beside fcmlint, as the Action puts it: --check-urls runs it (the port on 127.0.0.1 is closed).
+  # Beside fcmlint, where --check-urls looks when FCMLINT_URL_CHECK names none (the image's port on
+  # 127.0.0.1 is closed).
   cp "$checker" "$work/bin/fcmlint-url-check"
   printf '{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://127.0.0.1:9/a.png"}}}\n' > "$work/image.json"
   found="$(env -u FCMLINT_URL_CHECK "$work/bin/fcmlint" --check-urls --url-timeout 5 "$work/image.json" 2>&1 || true)"
