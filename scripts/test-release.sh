@@ -22,6 +22,18 @@ PIP_NO_INDEX=1 "$work/venv/bin/pip" install --quiet --disable-pip-version-check 
 [ "$("$work/venv/bin/fcmlint" --version)" = "$version" ] || { echo "release test: FAILED: the wheel's fcmlint is not $version"; exit 1; }
 [ "$("$work/venv/bin/python" -m fcmlint --version)" = "$version" ] || { echo "release test: FAILED: python -m fcmlint is not $version"; exit 1; }
 echo "release test: checksums, the binary and the wheel (installed offline): ok"
+checker="dist/fcmlint-url-check-$version-linux-x86_64"
+if [ -x "$checker" ]; then
+  # Beside fcmlint, where --check-urls looks when FCMLINT_URL_CHECK names none (the image's port on
+  # 127.0.0.1 is closed).
+  cp "$checker" "$work/bin/fcmlint-url-check"
+  printf '{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://127.0.0.1:9/a.png"}}}\n' > "$work/image.json"
+  found="$(env -u FCMLINT_URL_CHECK "$work/bin/fcmlint" --check-urls --url-timeout 5 "$work/image.json" 2>&1 || true)"
+  grep -q "image-url-unreachable" <<<"$found" || { echo "$found"; echo "release test: FAILED: fcmlint-url-check beside fcmlint did not check the URL"; exit 1; }
+  echo "release test: fcmlint-url-check beside the release binary: ok"
+else
+  echo "release test: fcmlint-url-check not built (FCMLINT_RELEASE_URL_CHECK=0)"
+fi
 
 if ! command -v pre-commit >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check pre-commit >/dev/null 2>&1 || true

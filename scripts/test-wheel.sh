@@ -82,6 +82,23 @@ grep -q "^::error file=templates/bad.json,line=1," "$work/action.log" || { cat "
 grep -q '"ruleId":"apns-aps-key"' fcmlint.sarif || { echo "action test: FAILED: no SARIF report"; exit 1; }
 grep -q "^sarif=fcmlint.sarif$" "$GITHUB_OUTPUT" || { echo "action test: FAILED: no sarif output"; exit 1; }
 echo "action test: action.yml and the workflow validate; the action installs the wheel, annotates and writes SARIF: ok"
+# check-urls: true, with the checker CI built standing in for the release's (FCMLINT_URL_CHECK, which
+# the install step then neither downloads nor builds); the image's port on 127.0.0.1 is closed.
+if [ -n "${FCMLINT_URL_CHECK:-}" ]; then
+  mkdir -p images
+  printf '{"message": {"topic": "news", "notification": {"title": "Hi", "image": "https://127.0.0.1:9/a.png"}}}\n' > images/sale.json
+  : > "$GITHUB_PATH"
+  PIP_FIND_LINKS="$work/dist" PIP_NO_INDEX=1 FCMLINT_VERSION="" FCMLINT_CHECK_URLS=true bash -e "$work/steps-0.sh"
+  status=0
+  PATH="$(cat "$GITHUB_PATH"):$PATH" FCMLINT_PATHS="images" FCMLINT_ARGS="--url-timeout 5" FCMLINT_SARIF="" FCMLINT_CHECK_URLS=true \
+    bash "$work/steps-1.sh" > "$work/action-urls.log" 2>&1 || status=$?
+  [ "$status" -eq 1 ] || { cat "$work/action-urls.log"; echo "action test: FAILED: check-urls: expected exit 1, got $status"; exit 1; }
+  grep -q "^::error file=images/sale.json,line=1,.*title=image-url-unreachable::" "$work/action-urls.log" \
+    || { cat "$work/action-urls.log"; echo "action test: FAILED: check-urls: no image-url-unreachable annotation"; exit 1; }
+  echo "action test: check-urls: true runs fcmlint --check-urls with the checker: ok"
+else
+  echo "action test: check-urls SKIPPED (FCMLINT_URL_CHECK names no fcmlint-url-check)"
+fi
 cd "$repo"
 
 # The no-Swift pre-commit hook, with the wheel just built standing in for PyPI's.

@@ -30,17 +30,29 @@ extension LintSettings {
     if let urlBudget { arguments += ["--budget", "\(urlBudget)"] }
     if let urlSlow { arguments += ["--slow", "\(urlSlow)"] }
     if let urlCAFile { arguments += ["--ca-file", urlCAFile] }
+    if let urlConcurrency { arguments += ["--concurrency", "\(urlConcurrency)"] }
+    if let urlPerHost { arguments += ["--per-host", "\(urlPerHost)"] }
+    // What --url-cache answers for the URLs checked within its age; the checker gets the rest.
+    let now = URLCache.now(), maxAge = urlCacheMaxAge ?? URLCache.defaultMaxAge
+    let cache = urlCache.map(URLCache.load)
+    var cached: [Int: URLCache.Entry] = [:]
+    var sent: [Int] = []
+    for (index, line) in lines.enumerated() {
+      if let entry = cache?.fresh(line, now: now, maxAge: maxAge) { cached[index] = entry } else { sent.append(index) }
+    }
     let answer: String
-    if lines.isEmpty {
+    if sent.isEmpty {
       answer = ""
     } else {
-      switch URLCheckHelper.run(arguments, input: lines.map { $0 + "\n" }.joined()) {
+      switch URLCheckHelper.run(arguments, input: sent.map { lines[$0] + "\n" }.joined()) {
       case .success(let output): answer = output
       case .failure(let failure):
         Console.err("fcmlint: error: --check-urls: \(TextFormatter.printable(failure.message))\n")
         throw StatusError(status: .failure)
       }
     }
+    /// The index in `lines` of the checker's LINE (which counts the lines sent).
+    func lineSent(_ field: String) -> Int? { Int(field).flatMap { sent.indices.contains($0) ? sent[$0] : nil } }
     var findings: [Int: [(rule: String, detail: String)]] = [:]
     var failedLines = Set<Int>(), uncheckedLines = Set<Int>()
     for row in answer.split(separator: "\n") {
@@ -49,11 +61,21 @@ extension LintSettings {
       case ("fatal", 2...):
         Console.err("fcmlint: error: --check-urls: \(TextFormatter.printable(fields[1]))\n")
         throw StatusError(status: .failure)
-      case ("finding", 4): if let line = Int(fields[1]) { findings[line, default: []].append((fields[2], fields[3])) }
-      case ("failed", 2): if let line = Int(fields[1]) { failedLines.insert(line) }
-      case ("unchecked", 2): if let line = Int(fields[1]) { uncheckedLines.insert(line) }
+      case ("finding", 4): if let line = lineSent(fields[1]) { findings[line, default: []].append((fields[2], fields[3])) }
+      case ("failed", 2): if let line = lineSent(fields[1]) { failedLines.insert(line) }
+      case ("unchecked", 2): if let line = lineSent(fields[1]) { uncheckedLines.insert(line) }
       default: continue
       }
+    }
+    if let urlCache, var updated = cache {
+      for line in sent where !uncheckedLines.contains(line) {
+        updated.entries[lines[line]] = URLCache.Entry(checked: now, failed: failedLines.contains(line), findings: findings[line] ?? [])
+      }
+      updated.save(urlCache, now: now, maxAge: maxAge)
+    }
+    for (line, entry) in cached {
+      findings[line] = entry.findings.isEmpty ? nil : entry.findings
+      if entry.failed { failedLines.insert(line) }
     }
     func url(_ line: Int) -> Substring { lines[line].split(separator: "\t", maxSplits: 1)[1] }
     for (place, job) in jobs.enumerated() where job.checksURLs {
@@ -81,6 +103,10 @@ extension LintSettings {
     var summary = "fcmlint: checked \(checked) image \(checked == 1 ? "URL" : "URLs"): \(flagged) with findings, \(failed) not fetched"
     if !skipped.isEmpty { summary += "; skipped \(skipped.count)\(verbose ? "" : " (--verbose lists them)")" }
     if !unchecked.isEmpty { summary += "; \(unchecked.count) not checked: the --url-budget ran out" }
+    if urlCache != nil {
+      let reused = Set(cached.keys.map(url)).count
+      summary += "; \(reused) from the --url-cache"
+    }
     Console.err(summary + "\n")
     if verbose {
       for (file, url) in skipped {
@@ -123,6 +149,12 @@ enum URLCheckHelper {
     let candidate = String(executable[...slash]) + name
     return POSIX.isExecutable(candidate) ? candidate : nil
   }
+}
+
+/// A whole number above 0 for an option (`--url-concurrency 4`).
+func positive(_ text: String, for option: String) throws(UsageError) -> Int {
+  guard let value = Int(text), value > 0 else { throw UsageError("\(option) takes a whole number above 0, not '\(text)'") }
+  return value
 }
 
 /// A number of seconds for an option (`--url-timeout 2.5`).

@@ -88,6 +88,19 @@ extension LintSettings {
     .value("--url-slow", "<seconds>", "An image slower than this to answer is reported as image-url-slow (default: 3).") { s, v throws(UsageError) in
       s.urlSlow = try seconds(v, for: "--url-slow")
     },
+    .value("--url-concurrency", "<n>", "Image URLs fetched at once (default: 8).") { s, v throws(UsageError) in
+      s.urlConcurrency = try positive(v, for: "--url-concurrency")
+    },
+    .value("--url-per-host", "<n>", "Image URLs of one host fetched at once (default: 2).") { s, v throws(UsageError) in
+      s.urlPerHost = try positive(v, for: "--url-per-host")
+    },
+    .value(
+      "--url-cache", "<file>",
+      "Keep what each image URL answered in this file: a URL checked within --url-cache-max-age is not fetched again, and its findings are reported as they were."
+    ) { $0.urlCache = $1 },
+    .value("--url-cache-max-age", "<seconds>", "How long an entry of --url-cache is used (default: 86400, a day).") { s, v throws(UsageError) in
+      s.urlCacheMaxAge = try seconds(v, for: "--url-cache-max-age")
+    },
     .value("--max-depth", "<n>", "Deepest nesting of arrays and objects; deeper is a json-syntax error (default: 512).") { s, v throws(UsageError) in
       s.maxDepth = try integer(v, for: "--max-depth")
     },
@@ -141,6 +154,10 @@ struct LintSettings: Equatable {
   var urlTimeout: Double? = nil
   var urlBudget: Double? = nil
   var urlSlow: Double? = nil
+  var urlConcurrency: Int? = nil
+  var urlPerHost: Int? = nil
+  var urlCache: String? = nil
+  var urlCacheMaxAge: Double? = nil
 }
 
 extension LintSettings {
@@ -171,6 +188,8 @@ extension LintSettings {
     if let baseline, baseline.isEmpty { throw UsageError("--baseline needs a file name") }
     if let writeBaseline, writeBaseline.isEmpty { throw UsageError("--write-baseline needs a file name") }
     if ndjson && checkURLs { throw UsageError("--ndjson streams are linted offline; --check-urls checks files") }
+    if let urlCache, urlCache.isEmpty { throw UsageError("--url-cache needs a file name") }
+    if urlCacheMaxAge != nil && urlCache == nil { throw UsageError("--url-cache-max-age is the age of --url-cache's entries: give --url-cache too") }
     if ndjson && reports.count > 1 { throw UsageError("--ndjson writes one report, to standard output") }
     if let idField {
       guard idField.hasPrefix("/") else { throw UsageError("--id-field takes a JSON Pointer such as /message/data/message_id, not '\(idField)'") }
@@ -199,6 +218,8 @@ extension LintSettings {
     settings.respectGitignore = respectGitignore
     settings.variables = variables
     settings.checkURLs = checkURLs
+    // --fix-only reports nothing that remains: no image is fetched for it.
+    settings.offline = fixOnly
     let limits: [(Limits.Setting, String?)] = [
       (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
     ]

@@ -28,6 +28,8 @@ public struct SkippedImageURL: Sendable, Equatable {
   public var url: String
   public var line: Int
   public var reason: String
+  /// Where it is written (a byte offset), to find its line in a template it was rendered from.
+  var offset = 0
 }
 
 /// Where a message's image URLs are, from the rules' aliases (rules/aliases.yml), each with the
@@ -86,11 +88,11 @@ public enum ImageURLs {
       let start = Int(document[node].start), end = Int(document[node].end)
       let position = locator.position(of: start)
       if placeholders.mayOccur(in: Array(url.utf8)) || document.templates?.unknown.contains(node) == true {
-        skipped.append(SkippedImageURL(url: url, line: position.line, reason: "it holds a placeholder"))
+        skipped.append(SkippedImageURL(url: url, line: position.line, reason: "it holds a placeholder", offset: start))
         continue
       }
       if let reason = skipReason(url) {
-        skipped.append(SkippedImageURL(url: url, line: position.line, reason: reason))
+        skipped.append(SkippedImageURL(url: url, line: position.line, reason: reason, offset: start))
         continue
       }
       urls.append(ImageURL(
@@ -134,9 +136,36 @@ public enum ImageURLs {
 }
 
 extension Linter {
-  /// The image URLs of `bytes`, read as `check(bytes:file:)` reads them (templates as written:
-  /// a URL with a placeholder is skipped).
+  /// The image URLs of `bytes`, read as `check(bytes:file:)` reads them: with `--vars`, a
+  /// template's URLs as rendered (a placeholder the values fill is fetched as it renders; one
+  /// they do not fill is skipped), at the template's places; else as written, a URL with a
+  /// placeholder skipped.
   public func imageURLs(bytes: [UInt8], fields: ImageFields) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
+    if let variables = options.variables, options.placeholders.mayOccur(in: bytes) {
+      let rendered = RenderedTemplate.render(bytes, syntax: options.placeholders, variables: variables)
+      let found = imageURLsAsWritten(bytes: rendered.bytes, fields: fields)
+      guard !found.urls.isEmpty || !found.skipped.isEmpty else { return found }
+      let locator = SourceLocator(bytes: bytes, queries: (found.urls.count + found.skipped.count) * 2)
+      let urls = found.urls.map { url in
+        var url = url
+        url.startOffset = rendered.templateOffset(url.startOffset, end: false)
+        url.endOffset = max(url.startOffset, rendered.templateOffset(url.endOffset, end: true))
+        url.start = locator.position(of: url.startOffset)
+        url.end = locator.position(of: url.endOffset)
+        return url
+      }
+      let skipped = found.skipped.map { skipped in
+        var skipped = skipped
+        skipped.offset = rendered.templateOffset(skipped.offset, end: false)
+        skipped.line = locator.position(of: skipped.offset).line
+        return skipped
+      }
+      return (urls, skipped)
+    }
+    return imageURLsAsWritten(bytes: bytes, fields: fields)
+  }
+
+  private func imageURLsAsWritten(bytes: [UInt8], fields: ImageFields) -> (urls: [ImageURL], skipped: [SkippedImageURL]) {
     guard case .success(let document) = parse(bytes) else { return ([], []) }
     if options.input == nil, case .other = DocumentClassifier.classify(document) { return ([], []) }
     return ImageURLs.find(in: document, fields: fields, placeholders: options.placeholders)

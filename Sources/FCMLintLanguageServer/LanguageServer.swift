@@ -285,7 +285,9 @@ public final class LanguageServer {
     if let workspace { return workspace }
     do {
       // As `fcmlint` with no options lints a file; linters are freed when configs change.
-      workspace = try Workspace(settings: RunSettings(), pack: pack, keptUntilExit: false)
+      var settings = RunSettings()
+      settings.offline = true
+      workspace = try Workspace(settings: settings, pack: pack, keptUntilExit: false)
       configError = nil
     } catch {
       report(config: "\(error)")

@@ -66,7 +66,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters = [linter]
     maxFileSizes = [maxFileSize]
-    imageFields = [settings.checkURLs || base.config.checkURLs ? ImageFields(aliases: linter.aliases) : nil]
+    imageFields = [!settings.offline && (settings.checkURLs || base.config.checkURLs) ? ImageFields(aliases: linter.aliases) : nil]
     suppressions = [base.config.suppressions]
     linterIndex[(base.config.file ?? "") + "\u{0}"] = 0
   }
@@ -145,7 +145,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters.append(linter)
     maxFileSizes.append(maxFileSize)
-    imageFields.append(settings.checkURLs || fileSettings.checkURLs ? ImageFields(aliases: linter.aliases) : nil)
+    imageFields.append(!settings.offline && (settings.checkURLs || fileSettings.checkURLs) ? ImageFields(aliases: linter.aliases) : nil)
     suppressions.append(entry.config.suppressions)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
@@ -355,6 +355,9 @@ public struct RunSettings: Sendable {
   public var variables: TemplateVariables? = nil
   /// `--check-urls`: every file's image URLs are fetched, whatever its config says.
   public var checkURLs = false
+  /// Nothing is fetched, whatever a config's `check-urls` says: the language server (an editor
+  /// must not send requests as one types) and `--fix-only` (which reports nothing that remains).
+  public var offline = false
   /// `--max-depth`, `--max-file-size`, `--max-string-length` as written (checked by `limits(over:)`).
   public var limitTexts: [Limits.Setting: String] = [:]
 

@@ -23,7 +23,7 @@ final class ArgumentTests: XCTestCase {
   func testEveryOptionIsReadInBothForms() throws {
     let plain = try LintSettings(arguments: ["a.json"])
     // What an option is refused without.
-    let needs = ["--id-field": ["--ndjson", "--format", "ndjson"]]
+    let needs = ["--id-field": ["--ndjson", "--format", "ndjson"], "--url-cache-max-age": ["--url-cache", "cache.tsv"]]
     for option in LintSettings.options {
       var spaced = needs[option.name, default: []] + [option.name], joined = needs[option.name, default: []] + [option.name]
       if option.valueName != nil {

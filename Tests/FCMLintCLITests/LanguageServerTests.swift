@@ -12,8 +12,13 @@ final class LanguageServerTests: XCTestCase {
     private var buffer = Data()
     private var nextID = 1
 
-    init(in directory: URL) throws {
+    init(in directory: URL, environment changes: [String: String?] = [:]) throws {
       process.executableURL = try XCTUnwrap(CLITests.executable)
+      if !changes.isEmpty {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in changes { environment[name] = value }
+        process.environment = environment
+      }
       process.arguments = ["lsp"]
       process.currentDirectoryURL = directory
       process.standardInput = input

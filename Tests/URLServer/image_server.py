@@ -31,6 +31,12 @@ WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x1
 HTML = b"<!DOCTYPE html><html><head><title>Not found</title></head><body>Sorry</body></html>"
 
 ports = {}
+# Requests per token under /counted/TOKEN/..., and the most at once under /held/TOKEN/...: each
+# test uses its own token, so tests sharing the server never see each other's requests.
+hits = {}
+active = {}
+peaks = {}
+lock = threading.Lock()
 
 
 def make_certificates(folder):
@@ -85,6 +91,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def route(self):
         path = self.path.split("?")[0]
+        if path.startswith("/hits/") or path.startswith("/peak/"):
+            token = path.split("/")[2]
+            with lock:
+                count = (hits if path.startswith("/hits/") else peaks).get(token, 0)
+            return self.answer(200, "text/plain", str(count).encode())
+        if path.startswith("/counted/"):
+            token = path.split("/")[2]
+            with lock:
+                hits[token] = hits.get(token, 0) + 1
+            path = "/" + "/".join(path.split("/")[3:])
+        if path.startswith("/held/"):
+            # Answers after a second, holding its request open: the peak shows the concurrency.
+            token = path.split("/")[2]
+            with lock:
+                active[token] = active.get(token, 0) + 1
+                peaks[token] = max(peaks.get(token, 0), active[token])
+            time.sleep(1)
+            with lock:
+                active[token] -= 1
+            return self.answer(200, "image/png", PNG)
         files = {"/ok.png": ("image/png", PNG), "/ok.jpg": ("image/jpeg", JPEG), "/ok.gif": ("image/gif", GIF),
                  "/ok.webp": ("image/webp", WEBP), "/lying.png": ("image/png", JPEG), "/mislabeled.png": ("image/jpeg", JPEG),
                  "/error-page.png": ("text/html; charset=utf-8", HTML), "/octet.png": ("application/octet-stream", PNG)}

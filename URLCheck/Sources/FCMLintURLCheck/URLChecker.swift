@@ -107,20 +107,51 @@ public struct URLChecker: Sendable {
     }
     let deadline = NIODeadline.now() + .milliseconds(Int64(options.budget * 1000))
     var answers: [String: Answer] = [:]
-    await withTaskGroup(of: (String, Answer?).self) { group in
-      var next = 0
-      func start() {
-        let url = urls[next]
-        next += 1
-        group.addTask {
-          guard NIODeadline.now() < deadline else { return (url, nil) }
-          return (url, await self.answer(url, clients: clients, deadline: deadline))
+    // At most `concurrency` URLs at once, and `perHost` of one host (the URL's own; a redirect
+    // to another host counts for the first), the hosts taken in turn.
+    var queues: [String: ArraySlice<String>] = [:]
+    var hostOrder: [String] = []
+    for url in urls {
+      let host = Self.host(of: url)
+      if queues[host] == nil { hostOrder.append(host) }
+      queues[host, default: []].append(url)
+    }
+    let concurrency = max(1, options.concurrency), perHost = max(1, options.perHost)
+    await withTaskGroup(of: (String, String, Answer?).self) { group in
+      var running = 0
+      var inFlight: [String: Int] = [:]
+      var turn = 0
+      func startReady() {
+        var idle = 0
+        while running < concurrency, !hostOrder.isEmpty, idle < hostOrder.count {
+          turn %= hostOrder.count
+          let host = hostOrder[turn]
+          guard inFlight[host, default: 0] < perHost, let url = queues[host]?.popFirst() else {
+            turn += 1
+            idle += 1
+            continue
+          }
+          if queues[host]?.isEmpty == true {
+            queues[host] = nil
+            hostOrder.remove(at: turn)
+          } else {
+            turn += 1
+          }
+          idle = 0
+          running += 1
+          inFlight[host, default: 0] += 1
+          group.addTask {
+            guard NIODeadline.now() < deadline else { return (url, host, nil) }
+            return (url, host, await self.answer(url, clients: clients, deadline: deadline))
+          }
         }
       }
-      while next < urls.count && next < options.concurrency { start() }
-      while let (url, answer) = await group.next() {
+      startReady()
+      while let (url, host, answer) = await group.next() {
+        running -= 1
+        inFlight[host, default: 1] -= 1
         if let answer { answers[url] = answer }
-        if next < urls.count { start() }
+        startReady()
       }
     }
     await clients.shutdown()

@@ -14,7 +14,8 @@ import FCMLintURLCheck
 //   finding\tLINE\tRULE\tDETAIL     failed\tLINE     unchecked\tLINE     fatal\tMESSAGE
 // LINE counts from 0. Proxies come from this process's environment, which is fcmlint's.
 //
-//   fcmlint-url-check [--timeout S] [--budget S] [--slow S] [--ca-file PEM] [--user-agent UA] [URLS-FILE]
+//   fcmlint-url-check [--timeout S] [--budget S] [--slow S] [--concurrency N] [--per-host N] [--ca-file PEM]
+//                     [--user-agent UA] [URLS-FILE]
 
 func complain(_ message: String) {
   let line = Array("fcmlint-url-check: \(message)\n".utf8)
@@ -36,6 +37,8 @@ while let argument = arguments.popFirst() {
   case "--timeout": options.timeout = Double(value()) ?? options.timeout
   case "--budget": options.budget = Double(value()) ?? options.budget
   case "--slow": options.slow = Double(value()) ?? options.slow
+  case "--concurrency": options.concurrency = Int(value()) ?? options.concurrency
+  case "--per-host": options.perHost = Int(value()) ?? options.perHost
   case "--ca-file": options.caFile = value()
   case "--user-agent": options.userAgent = value()
   default: input = argument
