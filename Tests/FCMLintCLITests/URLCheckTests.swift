@@ -187,7 +187,7 @@ extension CLITests {
     let server = try imageServer()
     let root = try temporaryDirectory()
     try write(Self.message(image: "https://127.0.0.1:\(server.https)/missing.png"), to: root.appendingPathComponent("send.json"))
-    for format in ["text", "github", "checkstyle", "junit", "sarif"] {
+    for format in ["text", "json", "sarif", "github", "junit", "checkstyle", "ndjson"] {
       let run = try checkURLs(["--format", format, "send.json"], in: root, server: server)
       XCTAssertEqual(run.status, 1, run.stderr)
       XCTAssertTrue(run.stdout.contains("image-url-unreachable"), "\(format): \(run.stdout)")
