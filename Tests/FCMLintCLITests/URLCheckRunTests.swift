@@ -20,12 +20,22 @@ extension CLITests {
     ]
     // No proxy of the machine for this question either.
     process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
-    let output = Pipe()
+    let output = Pipe(), errors = Pipe()
     process.standardOutput = output
+    process.standardError = errors
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
+    let problem = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return try XCTUnwrap(Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), path)
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let count = Int(text) else {
+      throw NoAnswer(description: "the image server did not answer \(path) (exit \(process.terminationStatus)): \(text) \(String(decoding: problem, as: UTF8.self))")
+    }
+    return count
+  }
+
+  struct NoAnswer: Error, CustomStringConvertible {
+    let description: String
   }
 
   /// With `--vars`, a template's image URLs are fetched as they render; a URL whose placeholder
