@@ -20,6 +20,24 @@ func cpuSeconds(_ body: () -> Void) -> Double {
   return now() - start
 }
 
+extension XCTestCase {
+  /// Finding the samples of `page(40)` and of `page(160)` (lines): four times the lines must cost
+  /// less than eight times the CPU (linear work is about four times; reading each try to the
+  /// page's end, sixteen). The best of three runs: the first of a size also warms caches.
+  func assertFindingSamplesIsLinear(
+    _ page: (Int) -> [UInt8], samples expected: Int? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
+    var seconds: [Double] = []
+    for lines in [40, 160] {
+      let bytes = page(lines)
+      if let expected { XCTAssertEqual(docs.samples(in: bytes, format: .markdown).count, expected, file: file, line: line) }
+      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
+    }
+    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)", file: file, line: line)
+  }
+}
+
 /// Fixing a page costs what its samples cost, not their number times the page's size: each
 /// sample's edits are written into its own region, and the regions are spliced in once (a page of
 /// 4,000 fixable samples took 14 times as long as one of 1,000).
@@ -60,14 +78,7 @@ final class UnclosedLiteralScalingTests: XCTestCase {
   }
 
   func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
-    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
-    var seconds: [Double] = []
-    for lines in [40, 160] {
-      let bytes = page(lines: lines)
-      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
-    }
-    // Linear work is about 4 times the time; reading each try to the page's end, 16.
-    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+    assertFindingSamplesIsLinear { page(lines: $0) }
   }
 }
 
@@ -86,15 +97,7 @@ final class CodeStringScalingTests: XCTestCase {
   }
 
   func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
-    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
-    var seconds: [Double] = []
-    for lines in [40, 160] {
-      let bytes = page(lines: lines)
-      XCTAssertEqual(docs.samples(in: bytes, format: .markdown).count, 0)
-      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
-    }
-    // Linear work is about 4 times the time; reading each try to the page's end, 16.
-    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+    assertFindingSamplesIsLinear({ page(lines: $0) }, samples: 0)
   }
 }
 
@@ -111,13 +114,6 @@ final class SendEachElementScalingTests: XCTestCase {
   }
 
   func testFourTimesTheLinesAtMostAboutFourTimesTheWork() {
-    let docs = DocumentLinter(linter: Linter(rules: builtinRules()))
-    var seconds: [Double] = []
-    for lines in [40, 160] {
-      let bytes = page(lines: lines)
-      seconds.append((0..<3).map { _ in cpuSeconds { _ = docs.samples(in: bytes, format: .markdown) } }.min()!)
-    }
-    // Linear work is about 4 times the time; reading each try to the page's end, 16.
-    XCTAssertLessThan(seconds[1], seconds[0] * 8, "\(seconds)")
+    assertFindingSamplesIsLinear { page(lines: $0) }
   }
 }
