@@ -207,24 +207,12 @@ extension CLITests {
   func withProxy(_ body: (_ port: Int, _ log: () throws -> [String]) throws -> Void) throws {
     let folder = try temporaryDirectory()
     let log = folder.appendingPathComponent("proxy.log")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.repo("Tests/URLServer/proxy.py"), log.path]
-    let output = Pipe(), input = Pipe()
-    process.standardOutput = output
-    process.standardInput = input
-    try process.run()
+    let (process, input, ports) = try startServer("proxy.py", [log.path])
     defer {
       try? input.fileHandleForWriting.close()
       process.waitUntilExit()
     }
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line += chunk
-    }
-    guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    guard let port = ports.first else {
       throw XCTSkip("the proxy did not start")
     }
     try body(port) {

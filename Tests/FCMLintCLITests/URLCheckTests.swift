@@ -25,16 +25,12 @@ extension CLITests {
 
   /// The server, started once per test run; it stops when the test runner exits (its standard
   /// input closes) or after five minutes.
-  func imageServer() throws -> ImageServer {
-    _ = try urlCheckProgram()
-    Self.serverLock.lock()
-    defer { Self.serverLock.unlock() }
-    if let server = Self.serverBox.server { return server }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fcmlint-images-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  /// A server of Tests/URLServer started with `arguments`: it serves until its standard input
+  /// (`input`) closes, and prints the ports it listens on, on its first line.
+  func startServer(_ script: String, _ arguments: [String]) throws -> (process: Process, input: Pipe, ports: [Int]) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.repo("Tests/URLServer/image_server.py"), folder.path]
+    process.arguments = ["python3", Self.repo("Tests/URLServer/\(script)")] + arguments
     let output = Pipe(), input = Pipe()
     process.standardOutput = output
     process.standardInput = input
@@ -45,7 +41,17 @@ extension CLITests {
       if chunk.isEmpty { break }
       line += chunk
     }
-    let ports = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    return (process, input, String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) })
+  }
+
+  func imageServer() throws -> ImageServer {
+    _ = try urlCheckProgram()
+    Self.serverLock.lock()
+    defer { Self.serverLock.unlock() }
+    if let server = Self.serverBox.server { return server }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fcmlint-images-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (process, input, ports) = try startServer("image_server.py", [folder.path])
     guard ports.count == 2 else { throw XCTSkip("the image server did not start (python3 and openssl are needed)") }
     let server = ImageServer(http: ports[0], https: ports[1], caFile: folder.appendingPathComponent("ca.pem").path)
     Self.serverBox.server = server
