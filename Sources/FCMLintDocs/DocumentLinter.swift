@@ -54,6 +54,8 @@ public struct DocumentLinter: Sendable {
     var fieldsOf: [String: Set<String>] = [:]
     var apsKeys: Set<String>
     var apsDictionaryKeys: Set<String>
+    /// The legacy API's notification keys (`LegacyNotificationKeys`).
+    var legacyNotificationKeys: Set<String>
     var nodeEncoding: NodeMessageLiteral.Encoding
 
     init(_ linter: Linter) {
@@ -80,6 +82,7 @@ public struct DocumentLinter: Sendable {
       apnsConfigFields = fields("ApnsConfig")
       apsKeys = Set(linter.aliases.strings("ApsKeys") ?? [])
       apsDictionaryKeys = Set(linter.aliases.strings("ApsDictionaryKeys") ?? [])
+      legacyNotificationKeys = Set(linter.aliases.strings("LegacyNotificationKeys") ?? [])
       nodeEncoding = NodeMessageLiteral.Encoding(linter.aliases)
     }
   }

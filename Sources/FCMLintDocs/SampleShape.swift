@@ -239,12 +239,6 @@ enum SampleShape {
     return (neutral, foreign)
   }
 
-  /// The keys of the legacy API's `notification`, which v1 moved to the platforms' parts.
-  static let legacyNotificationKeys: Set<String> = [
-    "android_channel_id", "icon", "sound", "tag", "color", "click_action", "body_loc_key", "body_loc_args", "title_loc_key",
-    "title_loc_args", "subtitle", "badge",
-  ]
-
   /// Up to three keys in quotes, "..." after them when there are more.
   static func quoted(_ keys: [String]) -> String {
     keys.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 3 ? ", ..." : "")
@@ -286,7 +280,7 @@ enum SampleShape {
     // A `notification` alone may hold what the legacy API's did (`sound`, `icon`, `click_action`:
     // FCM's own, misplaced), not `data` or `actions`: a web push or service worker payload's
     // (`{"notification": {"title": ..., "data": {"onActionClick": ...}}}`, Angular's).
-    let allowed = fields[0] == "notification" ? legacyNotificationKeys : vocabulary.partFields
+    let allowed = fields[0] == "notification" ? vocabulary.legacyNotificationKeys : vocabulary.partFields
     let strangers = held.filter { !inner.contains($0) && !allowed.contains($0) }
     guard strangers.isEmpty else {
       return "its one key \"\(fields[0])\" holds \(strangers.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")), which no FCM \(fields[0]) has"

@@ -66,7 +66,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters = [linter]
     maxFileSizes = [maxFileSize]
-    imageFields = [!settings.offline && (settings.checkURLs || base.config.checkURLs) ? ImageFields(aliases: linter.aliases) : nil]
+    imageFields = [Self.imageFields(linter, checked: settings.checkURLs || base.config.checkURLs, settings: settings)]
     suppressions = [base.config.suppressions]
     linterIndex[(base.config.file ?? "") + "\u{0}"] = 0
   }
@@ -145,7 +145,7 @@ public final class Workspace {
     if keptUntilExit { ProcessLifetime.keep(linter) }
     linters.append(linter)
     maxFileSizes.append(maxFileSize)
-    imageFields.append(!settings.offline && (settings.checkURLs || fileSettings.checkURLs) ? ImageFields(aliases: linter.aliases) : nil)
+    imageFields.append(Self.imageFields(linter, checked: settings.checkURLs || fileSettings.checkURLs, settings: settings))
     suppressions.append(entry.config.suppressions)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
@@ -320,6 +320,12 @@ public final class Workspace {
     return FileJob(
       source: source, linter: linters[index], linterIndex: index, maxFileSize: maxFileSizes[index], suppressions: suppressions[index],
       format: reading == .json ? nil : try format(of: source), ignored: ignored, imageFields: imageFields[index])
+  }
+
+  /// Where `linter`'s files have their image URLs when they are `checked` (by the run or the
+  /// config) and the run may fetch (`RunSettings.offline`).
+  private static func imageFields(_ linter: Linter, checked: Bool, settings: RunSettings) -> ImageFields? {
+    checked && !settings.offline ? ImageFields(aliases: linter.aliases) : nil
   }
 
   /// How an input is read: nil for JSON; a page's format for a documentation page (by its name,
