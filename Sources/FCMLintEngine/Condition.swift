@@ -286,7 +286,7 @@ struct LintMemo {
   }
 
   mutating func setPasses(_ passes: Bool, _ slot: Int, at node: NodeID, plan: LintPlan) {
-    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks.isEmpty { checks = Self.filled(Entry(), plan.checkMemoCount) }
     if checks[slot].node != node { checks[slot] = Entry(node: node) }
     checks[slot].passes = passes
   }
@@ -300,7 +300,7 @@ struct LintMemo {
   }
 
   mutating func setFindings(_ findings: Range<Int>, _ slot: Int, at node: NodeID, plan: LintPlan) {
-    if checks.isEmpty { checks = Array(repeating: Entry(), count: plan.checkMemoCount) }
+    if checks.isEmpty { checks = Self.filled(Entry(), plan.checkMemoCount) }
     if checks[slot].node != node { checks[slot] = Entry(node: node) }
     checks[slot].findings = Int32(findings.lowerBound)..<Int32(findings.upperBound)
   }
@@ -312,8 +312,18 @@ struct LintMemo {
     return Int(rules[slot].findings.lowerBound)..<Int(rules[slot].findings.upperBound)
   }
 
+  /// `count` copies of `value`. Not `Array(repeating:count:)`: that is not specialized, and looks
+  /// up the array's storage type in the runtime's metadata cache on every call; appending to an
+  /// empty array is (docs/performance.md).
+  @inline(__always)
+  private static func filled<Element>(_ value: Element, _ count: Int) -> [Element] {
+    var array: [Element] = []
+    array.append(addingCapacity: count) { $0.append(repeating: value, count: count) }
+    return array
+  }
+
   mutating func setRuleFindings(_ findings: Range<Int>, _ slot: Int, at node: NodeID, plan: LintPlan) {
-    if rules.isEmpty { rules = Array(repeating: (-1, 0..<0), count: plan.ruleMemoCount) }
+    if rules.isEmpty { rules = Self.filled((-1, 0..<0), plan.ruleMemoCount) }
     rules[slot] = (node, Int32(findings.lowerBound)..<Int32(findings.upperBound))
   }
 }

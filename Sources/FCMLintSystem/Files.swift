@@ -113,24 +113,29 @@ extension POSIX {
     if size > limit { return .failure(.tooLarge(size: size)) }
     // One byte more than the size: a read that stops short of it, having read `size` bytes, has
     // met the end of a regular file, which spares the read that would return 0 (one system call
-    // in five per file when linting a folder). Read into the array as it is made (not zeroed
-    // first), sized from fstat.
+    // in five per file when linting a folder). Read into the array's new capacity (not zeroed
+    // first), sized from fstat. Added to an empty array rather than made with
+    // `init(unsafeUninitializedCapacity:)`: that initializer is not specialized, and looks up the
+    // array's storage type in the runtime's metadata cache on every call (docs/performance.md).
     var total = 0
     var failure: SystemError? = nil
     let capacity = size < limit ? size + 1 : size
-    var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-      while total < capacity {
-        let n = systemRead(fd, buffer.baseAddress! + total, capacity - total)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = .last
-          break
+    var bytes: [UInt8] = []
+    bytes.append(addingCapacity: capacity) { span in
+      span.withUnsafeMutableBufferPointer { buffer, count in
+        while total < capacity {
+          let n = systemRead(fd, buffer.baseAddress! + total, capacity - total)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = .last
+            break
+          }
+          if n == 0 { break }
+          total += n
+          if total == size && total < capacity { break }
         }
-        if n == 0 { break }
-        total += n
-        if total == size && total < capacity { break }
+        count = total
       }
-      count = total
     }
     if let failure { return .failure(.system(failure)) }
     // The whole file, unless it filled the array (it grew since fstat, or reports no size):
