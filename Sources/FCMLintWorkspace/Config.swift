@@ -539,8 +539,12 @@ public struct Config: Sendable {
   /// to folder walks only, as a file named is one the user means).
   public func isIgnored(_ path: String) -> Bool {
     guard !ignoreLists.isEmpty else { return false }
-    let absolute = Path.absolute(path)
-    return ignoreLists.contains { $0.excludes(absolute, isDirectory: false) }
+    return isIgnored(absolute: Path.absolute(path))
+  }
+
+  /// `isIgnored` for a path already made absolute.
+  public func isIgnored(absolute: String) -> Bool {
+    ignoreLists.contains { $0.excludes(absolute, isDirectory: false) }
   }
 }
 
@@ -632,7 +636,9 @@ public enum Path {
 
   /// `path` made absolute against the working directory, with `.` and `..` resolved textually.
   public static func absolute(_ path: String) -> String {
-    let full = path.hasPrefix("/") ? path : FileSystem.currentDirectory() + "/" + path
+    let full = path.utf8.first == UInt8(ascii: "/") ? path : FileSystem.currentDirectory() + "/" + path
+    // Most paths have nothing to resolve.
+    if isNormal(full.utf8) { return full }
     // On the bytes: `[Substring].joined(separator:)` is not specialised, and its first call
     // costs the runtime a generic lookup as large as the rest of a one-file run's path work.
     let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
@@ -654,6 +660,28 @@ public enum Path {
       start = end + 1
     }
     return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
+  }
+
+  /// Whether an absolute path is already as `absolute` writes it: no `.` or `..` part, no empty
+  /// part (`//`), no `/` at the end.
+  private static func isNormal(_ utf8: String.UTF8View) -> Bool {
+    let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+    if utf8.count == 1 { return true }
+    var length = 0, dots = 0, first = true
+    for byte in utf8 {
+      if byte != slash {
+        length += 1
+        if byte == dot { dots += 1 }
+      } else if first {
+        first = false
+      } else if length == 0 || (length <= 2 && dots == length) {
+        return false
+      } else {
+        length = 0
+        dots = 0
+      }
+    }
+    return length > 0 && !(length <= 2 && dots == length)
   }
 
   /// `path` relative to `base` (both absolute); `path` itself when it is not below `base`.

@@ -105,7 +105,8 @@ public final class Workspace {
   }
 
   public func config(forFile file: String) throws(ConfigurationError) -> Loaded {
-    try config(forFolder: Path.directory(of: Path.absolute(file)))
+    // The folder as the file names it: looked up once, made absolute only then.
+    try config(forFolder: Path.directory(of: file))
   }
 
   /// Every config file read so far, and every file they extend: what an editor watches.
@@ -207,7 +208,8 @@ public final class Workspace {
   /// `ignore:` (and those it extends). `.gitignore` files apply to folder walks only, as a file
   /// named is one the user means.
   public func isIgnored(_ path: String) throws(ConfigurationError) -> Bool {
-    try config(forFile: path).config.isIgnored(path)
+    let governing = try config(forFile: path).config
+    return !governing.ignoreLists.isEmpty && governing.isIgnored(absolute: absolutePath(of: path))
   }
 
   /// The files a walk of `folder` lints, in sorted order: `*.json`, and documentation pages when

@@ -9,6 +9,8 @@ final class FilePathTests: XCTestCase {
       ("/", "/"), ("//", "/"), ("/.", "/"), ("/..", "/"), ("/a/b/../../..", "/"),
       ("/a/./b/../c", "/a/c"), ("//x//y/", "/x/y"), ("/a/b/.", "/a/b"), ("/a/b/..", "/a"),
       ("/a/.../b", "/a/.../b"), ("/a/..b/.c/", "/a/..b/.c"), ("/ré/ñ/../ü", "/ré/ü"),
+      // Already resolved: given back as they are.
+      ("/a/b.json", "/a/b.json"), ("/...", "/..."), ("/.a", "/.a"), ("/a./b..", "/a./b.."), ("/a/b/", "/a/b"), ("/a//", "/a"),
     ]
     for (path, expected) in cases { XCTAssertEqual(Path.absolute(path), expected, path) }
   }
