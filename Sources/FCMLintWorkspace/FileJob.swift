@@ -38,32 +38,28 @@ public final class FileJob: Sendable {
   }
 
   public let source: Source
-  public let linter: Linter
-  /// Which of the workspace's linters it is.
-  public let linterIndex: Int
-  public let maxFileSize: Int
-  public let suppressions: [Config.Suppression]
   /// nil: JSON; else the page's format.
   public let format: DocumentFormat?
   /// The config's `ignore:` excludes it (only an input given by name can still be ignored here).
   public let ignored: Bool
+  /// What every job of its linter shares.
+  private let shared: LinterJobs
+
+  public var linter: Linter { shared.linter }
+  /// Which of the workspace's linters it is.
+  public var linterIndex: Int { shared.index }
+  public var maxFileSize: Int { shared.maxFileSize }
+  public var suppressions: [Config.Suppression] { shared.suppressions }
   /// Where its image URLs are, when they are gathered for `--check-urls` (`FileResult.imageURLs`).
-  let imageFields: ImageFields?
-  public var checksURLs: Bool { imageFields != nil }
+  var imageFields: ImageFields? { shared.imageFields }
+  public var checksURLs: Bool { shared.imageFields != nil }
 
   /// A class, not a struct: the threads of a run take jobs from one array, and copying a struct
   /// out retained every shared part of its linter (about 20 objects) on each thread, contended
   /// atomics that cost a two-job run about a tenth more CPU than one job.
-  init(
-    source: Source, linter: Linter, linterIndex: Int, maxFileSize: Int, suppressions: [Config.Suppression], format: DocumentFormat?,
-    ignored: Bool, imageFields: ImageFields? = nil
-  ) {
-    self.imageFields = imageFields
+  init(source: Source, shared: LinterJobs, format: DocumentFormat?, ignored: Bool) {
     self.source = source
-    self.linter = linter
-    self.linterIndex = linterIndex
-    self.maxFileSize = maxFileSize
-    self.suppressions = suppressions
+    self.shared = shared
     self.format = format
     self.ignored = ignored
   }
@@ -72,12 +68,12 @@ public final class FileJob: Sendable {
   public func run(_ fixing: Fixing, waivers: Waivers) -> FileResult {
     let read: Result<[UInt8], FileSystem.IOError>
     switch source {
-    case .file(let path): read = FileSystem.read(path, limit: maxFileSize, limitName: "--max-file-size")
-    case .standardInput: read = FileSystem.readStandardInput(limit: maxFileSize, limitName: "--max-file-size")
+    case .file(let path): read = FileSystem.read(path, limit: shared.maxFileSize, limitName: "--max-file-size")
+    case .standardInput: read = FileSystem.readStandardInput(limit: shared.maxFileSize, limitName: "--max-file-size")
     case .buffer(let name, let bytes):
       // An editor's text gets the limit a file of its name gets.
-      read = bytes.count > maxFileSize
-        ? .failure(FileSystem.IOError(path: name, message: "the text is \(bytes.count) bytes, more than the limit of \(maxFileSize) (--max-file-size, limits: in .fcmlint.yml)"))
+      read = bytes.count > shared.maxFileSize
+        ? .failure(FileSystem.IOError(path: name, message: "the text is \(bytes.count) bytes, more than the limit of \(shared.maxFileSize) (--max-file-size, limits: in .fcmlint.yml)"))
         : .success(bytes)
     }
     switch read {
@@ -88,74 +84,10 @@ public final class FileJob: Sendable {
 
   /// Lints `bytes` as this job's input (one document of a stream, read by its caller).
   public func run(bytes: [UInt8], _ fixing: Fixing, waivers: Waivers) -> FileResult {
-    let name = source.name
-    // What a fix gives back for a text that is not linted: the text as it came (an editor's
-    // format-on-save must never empty its buffer).
-    let givesBack: Bool
-    if case .file = source { givesBack = false } else { givesBack = fixing == .write }
-    let unchanged = givesBack ? bytes : nil
-    if ignored { return FileResult(read: false, fixedBytes: unchanged) }
-    let page = format.map { (DocumentLinter(linter: linter), $0) }
-    var pageCheck: DocumentLinter.Outcome? = nil
-    var skippedParts: [String] = []
-    let checked: [Diagnostic]
-    if let (docs, format) = page {
-      let outcome = docs.check(bytes: bytes, file: name, format: format)
-      let parts = outcome.skippedSamples.map { "\(name):\($0.line): \($0.reason)" }
-      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason, skippedParts: parts) }
-      pageCheck = outcome
-      skippedParts = parts
-      checked = outcome.diagnostics
-    } else {
-      let outcome = linter.check(bytes: bytes, file: name)
-      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason) }
-      checked = outcome.diagnostics
-    }
-    guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
-      var result = FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
-      gatherImageURLs(bytes, into: &result, page: page != nil)
-      return result
-    }
-
-    let reported = waivers.reported(file: name, suppressions: suppressions)
-    let outcome: Fixer.Result
-    if let (docs, format) = page {
-      outcome = docs.fix(bytes: bytes, file: name, format: format, checked: pageCheck, reported: reported)
-    } else {
-      outcome = Fixer(linter: linter).fix(bytes: bytes, file: name, checked: checked, reported: reported)
-    }
-    // What is left was offered to the fixer and not taken (refused, with a note): it is no longer
-    // a mechanical fix.
-    let remaining = outcome.diagnostics.map(Self.withoutFix)
-    var result = FileResult(
-      diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions, linter: linter), fixed: outcome.fixed,
-      fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
-    // Where what remains is: the text as fixed.
-    gatherImageURLs(outcome.bytes, into: &result, page: page != nil)
-    guard outcome.bytes != bytes else { return result }
-    switch (fixing, source) {
-    case (.diff, _):
-      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: FileName.shown(name))
-    case (.write, .file(let path)):
-      if let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
-        // Not written: report what the file still holds.
-        return FileResult(
-          diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), error: FileSystem.IOError(path: failure.path, message: failure.message))
-      }
-    default:
-      break
-    }
-    return result
+    shared.run(bytes: bytes, of: self, fixing, waivers: waivers)
   }
 
-  /// The image URLs of `bytes` for `--check-urls`. Pages' samples are not fetched yet: their
-  /// URLs would need each sample's place.
-  private func gatherImageURLs(_ bytes: [UInt8], into result: inout FileResult, page: Bool) {
-    guard let imageFields, !page else { return }
-    result.imageURLs = linter.imageURLs(bytes: bytes, fields: imageFields)
-  }
-
-  private static func withoutFix(_ diagnostic: Diagnostic) -> Diagnostic {
+  fileprivate static func withoutFix(_ diagnostic: Diagnostic) -> Diagnostic {
     guard diagnostic.fix != nil else { return diagnostic }
     var d = diagnostic
     d.fix = nil
@@ -237,4 +169,94 @@ public struct FileResult: Sendable {
   }
 
   public static func failed(_ error: FileSystem.IOError) -> FileResult { FileResult(read: false, error: error) }
+}
+
+/// What the jobs of one linter share, made once per linter by the workspace: a job holds its
+/// input and this (each job of a 20,000-file run held its own copy of the linter's fields).
+final class LinterJobs: Sendable {
+  let linter: Linter
+  /// The linter's index in the workspace's `linters`.
+  let index: Int
+  let maxFileSize: Int
+  let suppressions: [Config.Suppression]
+  let imageFields: ImageFields?
+
+  init(linter: Linter, index: Int, maxFileSize: Int, suppressions: [Config.Suppression], imageFields: ImageFields?) {
+    self.linter = linter
+    self.index = index
+    self.maxFileSize = maxFileSize
+    self.suppressions = suppressions
+    self.imageFields = imageFields
+  }
+
+  /// `FileJob.run(bytes:_:waivers:)`, here so the linter is read in place: read through the
+  /// job's reference to this, it was copied (its parts retained) twice a file.
+  func run(bytes: [UInt8], of job: FileJob, _ fixing: FileJob.Fixing, waivers: Waivers) -> FileResult {
+    let source = job.source, format = job.format
+    let name = source.name
+    // What a fix gives back for a text that is not linted: the text as it came (an editor's
+    // format-on-save must never empty its buffer).
+    let givesBack: Bool
+    if case .file = source { givesBack = false } else { givesBack = fixing == .write }
+    let unchanged = givesBack ? bytes : nil
+    if job.ignored { return FileResult(read: false, fixedBytes: unchanged) }
+    let page = format.map { (DocumentLinter(linter: linter), $0) }
+    var pageCheck: DocumentLinter.Outcome? = nil
+    var skippedParts: [String] = []
+    let checked: [Diagnostic]
+    if let (docs, format) = page {
+      let outcome = docs.check(bytes: bytes, file: name, format: format)
+      let parts = outcome.skippedSamples.map { "\(name):\($0.line): \($0.reason)" }
+      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason, skippedParts: parts) }
+      pageCheck = outcome
+      skippedParts = parts
+      checked = outcome.diagnostics
+    } else {
+      let outcome = linter.check(bytes: bytes, file: name)
+      if let reason = outcome.skipped { return FileResult(read: false, fixedBytes: unchanged, skipped: reason) }
+      checked = outcome.diagnostics
+    }
+    guard fixing != .none, checked.contains(where: { $0.fix != nil }) else {
+      var result = FileResult(diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), fixedBytes: unchanged, skippedParts: skippedParts)
+      gatherImageURLs(bytes, into: &result, page: page != nil)
+      return result
+    }
+
+    let reported = waivers.reported(file: name, suppressions: suppressions)
+    let outcome: Fixer.Result
+    if let (docs, format) = page {
+      outcome = docs.fix(bytes: bytes, file: name, format: format, checked: pageCheck, reported: reported)
+    } else {
+      outcome = Fixer(linter: linter).fix(bytes: bytes, file: name, checked: checked, reported: reported)
+    }
+    // What is left was offered to the fixer and not taken (refused, with a note): it is no longer
+    // a mechanical fix.
+    let remaining = outcome.diagnostics.map(FileJob.withoutFix)
+    var result = FileResult(
+      diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions, linter: linter), fixed: outcome.fixed,
+      fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
+    // Where what remains is: the text as fixed.
+    gatherImageURLs(outcome.bytes, into: &result, page: page != nil)
+    guard outcome.bytes != bytes else { return result }
+    switch (fixing, source) {
+    case (.diff, _):
+      result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: FileName.shown(name))
+    case (.write, .file(let path)):
+      if let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
+        // Not written: report what the file still holds.
+        return FileResult(
+          diagnostics: waivers.apply(checked, file: name, suppressions: suppressions, linter: linter), error: FileSystem.IOError(path: failure.path, message: failure.message))
+      }
+    default:
+      break
+    }
+    return result
+  }
+
+  /// The image URLs of `bytes` for `--check-urls`. Pages' samples are not fetched yet: their
+  /// URLs would need each sample's place.
+  private func gatherImageURLs(_ bytes: [UInt8], into result: inout FileResult, page: Bool) {
+    guard let imageFields = imageFields, !page else { return }
+    result.imageURLs = linter.imageURLs(bytes: bytes, fields: imageFields)
+  }
 }

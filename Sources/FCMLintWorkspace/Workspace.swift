@@ -35,6 +35,8 @@ public final class Workspace {
   public private(set) var linters: [Linter] = []
   /// The largest file each linter's files may be (`limits:` can differ per config and override).
   public private(set) var maxFileSizes: [Int] = []
+  /// What the jobs of each linter share, by index in `linters`, made with its first job.
+  private var linterJobs: [LinterJobs] = []
   /// Where each linter's files have their image URLs, when they are checked (`check-urls:`,
   /// `--check-urls`): made once per linter, from its aliases.
   private var imageFields: [ImageFields?] = []
@@ -319,9 +321,11 @@ public final class Workspace {
     case .standardInput(let name): ignored = try name.map { name throws(ConfigurationError) in try isIgnored(name) } ?? false
     case .buffer(let name, _): ignored = try isIgnored(name)
     }
-    return FileJob(
-      source: source, linter: linters[index], linterIndex: index, maxFileSize: maxFileSizes[index], suppressions: suppressions[index],
-      format: reading == .json ? nil : try format(of: source), ignored: ignored, imageFields: imageFields[index])
+    while linterJobs.count <= index {
+      let i = linterJobs.count
+      linterJobs.append(LinterJobs(linter: linters[i], index: i, maxFileSize: maxFileSizes[i], suppressions: suppressions[i], imageFields: imageFields[i]))
+    }
+    return FileJob(source: source, shared: linterJobs[index], format: reading == .json ? nil : try format(of: source), ignored: ignored)
   }
 
   /// Where `linter`'s files have their image URLs when they are `checked` (by the run or the
