@@ -627,6 +627,12 @@ public struct JSONParser {
   }
 }
 
+/// Whether a parse accepts template tags: `run` is specialized for each, so the strict parse has
+/// none of the template branches.
+private protocol ParseMode { static var templates: Bool { get } }
+private enum StrictJSON: ParseMode { static var templates: Bool { false } }
+private enum TemplateJSON: ParseMode { static var templates: Bool { true } }
+
 // MARK: - Byte classes
 
 /// The bytes of a little-endian word that end the plain-ASCII run of a string: '"', '\\', a
@@ -634,53 +640,6 @@ public struct JSONParser {
 /// the high bit of the first such byte, and no bit is set below it (later bytes may be marked
 /// wrongly by a borrow, and are never looked at): before the first stopping byte, no subtraction
 /// borrows, and each of its bytes is in 0x20...0x7F, neither '"' nor '\\'.
-extension JSONParser {
-  /// Whether `bytes` hold a template placeholder opener: `{{`, `{%`, `${` or `$(`. Every file
-  /// linted is asked, so this reads eight bytes at a time and looks closer only at a word that
-  /// holds a '{' or a '$' (in JSON, mostly the opening of an object).
-  public static func containsTemplateOpener(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBufferPointer { buf in
-      let n = buf.count
-      guard n >= 2 else { return false }
-      let base = UnsafeRawPointer(buf.baseAddress.unsafelyUnwrapped)
-      func opener(_ i: Int) -> Bool {
-        let b = buf[i], next = buf[i + 1]
-        if b == UInt8(ascii: "{") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "%") }
-        if b == UInt8(ascii: "$") { return next == UInt8(ascii: "{") || next == UInt8(ascii: "(") }
-        return false
-      }
-      var i = 0
-      // A word's last byte pairs with the next word's first: the byte loop checks it.
-      while i &+ 9 <= n {
-        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        var flags = zeroBytes(word ^ 0x7B7B_7B7B_7B7B_7B7B) | zeroBytes(word ^ 0x2424_2424_2424_2424)
-        while flags != 0 {
-          if opener(i &+ (flags.trailingZeroBitCount &>> 3)) { return true }
-          flags &= flags &- 1
-        }
-        i &+= 8
-      }
-      while i + 1 < n {
-        if opener(i) { return true }
-        i += 1
-      }
-      return false
-    }
-  }
-}
-
-/// Whether a parse accepts template tags: `run` is specialized for each, so the strict parse has
-/// none of the template branches.
-private protocol ParseMode { static var templates: Bool { get } }
-private enum StrictJSON: ParseMode { static var templates: Bool { false } }
-private enum TemplateJSON: ParseMode { static var templates: Bool { true } }
-
-/// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
-@inline(__always) private func zeroBytes(_ word: UInt64) -> UInt64 {
-  let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-  return ~(((word & lows) &+ lows) | word | lows)
-}
-
 @inline(__always) private func stringStopBytes(_ word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
   let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C

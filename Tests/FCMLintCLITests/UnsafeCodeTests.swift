@@ -12,6 +12,7 @@ final class UnsafeCodeTests: XCTestCase {
   static let allowed: [(path: String, why: String)] = [
     ("Sources/FCMLintSystem/", "the system calls: buffers for read(2), write(2), getcwd, mkstemp, readdir's names, paths as bytes, argv's words, extended attributes; the POSIX mutex"),
     ("Sources/FCMLintJSON/JSONParser.swift", "the parser's hot loop: bytes and nodes through unchecked buffers"),
+    ("Sources/FCMLintJSON/TemplateOpener.swift", "memchr over every file's bytes for a placeholder opener: 1.0 M fewer instructions over 500 files than reading eight bytes at a time (docs/performance.md)"),
     ("Sources/FCMLintJSON/JSONDocument.swift", "the document's node and byte storage and the member table every rule path reads"),
     ("Sources/FCMLintEngine/YAMLReader.swift", "libyaml, C interop"),
     ("Sources/LinearRegex/", "the matchers' state sets and programs, read per input byte"),
