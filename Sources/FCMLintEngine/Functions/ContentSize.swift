@@ -99,13 +99,19 @@ struct ContentSize: RuleFunction {
     return size
   }
 
+  /// Whether the parts cannot exceed `max`: a key or string counts at most the bytes it is
+  /// written with (an escape decodes to fewer), so no part holds more than the whole document.
+  private func fitsWhole(_ context: FunctionContext) -> Bool {
+    context.document.bytes.count <= max
+  }
+
   func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
-    size(context) <= max
+    fitsWhole(context) || size(context) <= max
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     // Most messages are within the limit: sum first, list the parts only for a finding.
-    guard size(context) > max else { return [] }
+    guard !fitsWhole(context), size(context) > max else { return [] }
     let document = context.document
     let parts = parts(context).map { ($0, Self.contentBytes($0, in: document)) }
     let size = parts.reduce(0) { $0 + $1.1 }
