@@ -662,24 +662,23 @@ public enum Path {
     return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
   }
 
-  /// Whether an absolute path is already as `absolute` writes it: no `.` or `..` part, no empty
-  /// part (`//`), no `/` at the end.
+  /// Whether a path is already as `absolute` writes it: it starts at `/`, and has no `.` or `..`
+  /// part, no empty part (`//`) and no `/` at the end.
   private static func isNormal(_ utf8: String.UTF8View) -> Bool {
     let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+    guard utf8.first == slash else { return false }
     if utf8.count == 1 { return true }
-    var length = 0, dots = 0, first = true
-    for byte in utf8 {
+    // Each part, ended by the next '/' or the end: its length and how many of its bytes are dots.
+    var length = 0, dots = 0
+    for byte in utf8.dropFirst() {
       if byte != slash {
         length += 1
         if byte == dot { dots += 1 }
-      } else if first {
-        first = false
-      } else if length == 0 || (length <= 2 && dots == length) {
-        return false
-      } else {
-        length = 0
-        dots = 0
+        continue
       }
+      if length == 0 || (length <= 2 && dots == length) { return false }
+      length = 0
+      dots = 0
     }
     return length > 0 && !(length <= 2 && dots == length)
   }

@@ -50,13 +50,11 @@ public final class FileJob: Sendable {
   public var linterIndex: Int { shared.index }
   public var maxFileSize: Int { shared.maxFileSize }
   public var suppressions: [Config.Suppression] { shared.suppressions }
-  /// Where its image URLs are, when they are gathered for `--check-urls` (`FileResult.imageURLs`).
-  var imageFields: ImageFields? { shared.imageFields }
+  /// Whether its image URLs are gathered for `--check-urls` (`FileResult.imageURLs`).
   public var checksURLs: Bool { shared.imageFields != nil }
 
-  /// A class, not a struct: the threads of a run take jobs from one array, and copying a struct
-  /// out retained every shared part of its linter (about 20 objects) on each thread, contended
-  /// atomics that cost a two-job run about a tenth more CPU than one job.
+  /// A class, not a struct: the threads of a run take jobs from one array, and a struct copied
+  /// out is retained, part by part, on each thread.
   init(source: Source, shared: LinterJobs, format: DocumentFormat?, ignored: Bool) {
     self.source = source
     self.shared = shared
@@ -85,13 +83,6 @@ public final class FileJob: Sendable {
   /// Lints `bytes` as this job's input (one document of a stream, read by its caller).
   public func run(bytes: [UInt8], _ fixing: Fixing, waivers: Waivers) -> FileResult {
     shared.run(bytes: bytes, of: self, fixing, waivers: waivers)
-  }
-
-  fileprivate static func withoutFix(_ diagnostic: Diagnostic) -> Diagnostic {
-    guard diagnostic.fix != nil else { return diagnostic }
-    var d = diagnostic
-    d.fix = nil
-    return d
   }
 }
 
@@ -179,6 +170,7 @@ final class LinterJobs: Sendable {
   let index: Int
   let maxFileSize: Int
   let suppressions: [Config.Suppression]
+  /// Where its files' image URLs are, when they are gathered for `--check-urls`.
   let imageFields: ImageFields?
 
   init(linter: Linter, index: Int, maxFileSize: Int, suppressions: [Config.Suppression], imageFields: ImageFields?) {
@@ -231,7 +223,7 @@ final class LinterJobs: Sendable {
     }
     // What is left was offered to the fixer and not taken (refused, with a note): it is no longer
     // a mechanical fix.
-    let remaining = outcome.diagnostics.map(FileJob.withoutFix)
+    let remaining = outcome.diagnostics.map(Self.withoutFix)
     var result = FileResult(
       diagnostics: waivers.apply(remaining, file: name, suppressions: suppressions, linter: linter), fixed: outcome.fixed,
       fixedBytes: givesBack ? outcome.bytes : nil, refused: outcome.refused, skippedParts: skippedParts)
@@ -256,7 +248,14 @@ final class LinterJobs: Sendable {
   /// The image URLs of `bytes` for `--check-urls`. Pages' samples are not fetched yet: their
   /// URLs would need each sample's place.
   private func gatherImageURLs(_ bytes: [UInt8], into result: inout FileResult, page: Bool) {
-    guard let imageFields = imageFields, !page else { return }
+    guard let imageFields, !page else { return }
     result.imageURLs = linter.imageURLs(bytes: bytes, fields: imageFields)
+  }
+
+  private static func withoutFix(_ diagnostic: Diagnostic) -> Diagnostic {
+    guard diagnostic.fix != nil else { return diagnostic }
+    var d = diagnostic
+    d.fix = nil
+    return d
   }
 }

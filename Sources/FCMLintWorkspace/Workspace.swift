@@ -33,15 +33,10 @@ public final class Workspace {
   /// A config file and the overrides that apply → the index of its linter in `linters`.
   private var linterIndex: [String: Int] = [:]
   public private(set) var linters: [Linter] = []
-  /// The largest file each linter's files may be (`limits:` can differ per config and override).
-  public private(set) var maxFileSizes: [Int] = []
-  /// What the jobs of each linter share, by index in `linters`, made with its first job.
+  /// What the jobs of each linter share, by index in `linters`: its file size limit (`limits:`
+  /// can differ per config and override), its config's `suppress:` entries, where its files
+  /// have their image URLs when they are checked.
   private var linterJobs: [LinterJobs] = []
-  /// Where each linter's files have their image URLs, when they are checked (`check-urls:`,
-  /// `--check-urls`): made once per linter, from its aliases.
-  private var imageFields: [ImageFields?] = []
-  /// The `suppress:` entries of each linter's config.
-  public private(set) var suppressions: [[Config.Suppression]] = []
   /// A folder as the walk names it → its files' linter, for configs without overrides.
   private var folderLinter: [String: Int] = [:]
   private var lastFolder: (folder: String, linter: Int)? = nil
@@ -65,11 +60,7 @@ public final class Workspace {
     loaded[path] = base
     let (options, maxFileSize) = linterOptions(base.config, FileSettingsView(base.config))
     let linter = Linter(rules: base.ruleSet, severities: base.config.severities, options: options)
-    if keptUntilExit { ProcessLifetime.keep(linter) }
-    linters = [linter]
-    maxFileSizes = [maxFileSize]
-    imageFields = [Self.imageFields(linter, checked: settings.checkURLs || base.config.checkURLs, settings: settings)]
-    suppressions = [base.config.suppressions]
+    add(linter, maxFileSize: maxFileSize, suppressions: base.config.suppressions, checksURLs: base.config.checkURLs)
     linterIndex[(base.config.file ?? "") + "\u{0}"] = 0
   }
 
@@ -145,13 +136,18 @@ public final class Workspace {
     if let index = linterIndex[key] { return index }
     let (options, maxFileSize) = linterOptions(entry.config, FileSettingsView(fileSettings))
     let linter = Linter(rules: entry.ruleSet, severities: fileSettings.severities, options: options)
-    if keptUntilExit { ProcessLifetime.keep(linter) }
-    linters.append(linter)
-    maxFileSizes.append(maxFileSize)
-    imageFields.append(Self.imageFields(linter, checked: settings.checkURLs || fileSettings.checkURLs, settings: settings))
-    suppressions.append(entry.config.suppressions)
+    add(linter, maxFileSize: maxFileSize, suppressions: entry.config.suppressions, checksURLs: fileSettings.checkURLs)
     linterIndex[key] = linters.count - 1
     return linters.count - 1
+  }
+
+  /// Adds a linter and what its jobs share. Its files' image URLs are gathered when the run or
+  /// the config checks them (`--check-urls`, `check-urls:`) and the run may fetch.
+  private func add(_ linter: Linter, maxFileSize: Int, suppressions: [Config.Suppression], checksURLs: Bool) {
+    if keptUntilExit { ProcessLifetime.keep(linter) }
+    let imageFields = (settings.checkURLs || checksURLs) && !settings.offline ? ImageFields(aliases: linter.aliases) : nil
+    linterJobs.append(LinterJobs(linter: linter, index: linters.count, maxFileSize: maxFileSize, suppressions: suppressions, imageFields: imageFields))
+    linters.append(linter)
   }
 
   /// What one file's settings say about its linter.
@@ -321,17 +317,7 @@ public final class Workspace {
     case .standardInput(let name): ignored = try name.map { name throws(ConfigurationError) in try isIgnored(name) } ?? false
     case .buffer(let name, _): ignored = try isIgnored(name)
     }
-    while linterJobs.count <= index {
-      let i = linterJobs.count
-      linterJobs.append(LinterJobs(linter: linters[i], index: i, maxFileSize: maxFileSizes[i], suppressions: suppressions[i], imageFields: imageFields[i]))
-    }
     return FileJob(source: source, shared: linterJobs[index], format: reading == .json ? nil : try format(of: source), ignored: ignored)
-  }
-
-  /// Where `linter`'s files have their image URLs when they are `checked` (by the run or the
-  /// config) and the run may fetch (`RunSettings.offline`).
-  private static func imageFields(_ linter: Linter, checked: Bool, settings: RunSettings) -> ImageFields? {
-    checked && !settings.offline ? ImageFields(aliases: linter.aliases) : nil
   }
 
   /// How an input is read: nil for JSON; a page's format for a documentation page (by its name,
