@@ -71,8 +71,8 @@ public struct FunctionContext {
 /// used on one thread and dies with the document. The three schema rules share one resolution
 /// of the message through the schema here instead of each hashing every key.
 final class LintScratch {
-  /// Schema walks by where they started: the node and the type it was read as.
-  var schemaTraces: [(node: NodeID, type: ObjectIdentifier, trace: SchemaTrace)] = []
+  /// Schema walks by where they started: the node, and the schema and type it was read as.
+  var schemaTraces: [(node: NodeID, schema: ObjectIdentifier, type: Int32, trace: SchemaTrace)] = []
   /// For a template with partly placeholder strings: its sample renderings (`TemplateSamples`),
   /// made when a check first needs them, each with its own scratch.
   var renderings: [FunctionContext]? = nil

@@ -41,76 +41,130 @@ public struct Schema: Sendable {
   public final class MessageType: Sendable {
     public let name: String
     public let fields: [Field]
-    /// Both spellings of every field name: `byName[name]` is the field's index in `fields`.
-    /// Looked up in the hash table below (no dictionary built at each start).
+    /// Both spellings of every field name: `byName[name]` is the field's index in `fields` (the
+    /// last field with the name, as a dictionary filled in field order would keep). A scan:
+    /// rules and the editor ask it while they load or complete; the walk uses `Schema.walk`.
     public var byName: FieldNames { FieldNames(type: self) }
 
     public struct FieldNames {
       let type: MessageType
-      public subscript(name: String) -> Int? {
-        var name = name
-        return name.withUTF8 { type.field(named: $0) }
-      }
+      public subscript(name: String) -> Int? { type.fields.lastIndex { $0.json == name || $0.proto == name } }
     }
-    /// What a walk reads of each field for every member, as plain values (see `SchemaTrace`).
-    let shapes: [(kind: Field.Kind, repeated: Bool)]
-    /// Both spellings of every field name in an open-addressing hash table, so a member's key is
-    /// found with one hash of its bytes as written and one comparison.
+
+    init(name: String, fields: [Field]) {
+      self.name = name
+      self.fields = fields
+    }
+
+    /// The field a member's key names.
+    public func field(for member: NodeID, in document: JSONDocument) -> Int? { document.key(member).flatMap { byName[$0] } }
+  }
+
+  /// Every type's fields as a walk reads them, in flat arrays of plain values reached by the
+  /// type's index in `messageTypes`: both spellings of each type's field names in an
+  /// open-addressing hash table (a member's key is found with one hash of its bytes as written
+  /// and one comparison), and per field its `Shape`. A walk reads nothing out of a `Field` or
+  /// `MessageType`: each read of a class out of an array retained and released it, at every
+  /// member, and with two threads on one pack those counts moved between the cores' caches
+  /// (docs/performance.md).
+  final class Walk: Sendable {
+    /// What a walk reads of a field: its kind, whether it is a list, and for a message field
+    /// the index of its type in the schema's `messageTypes` (else -1).
+    struct Shape {
+      let kind: Field.Kind
+      let repeated: Bool
+      let refType: Int32
+    }
     private struct Slot {
       var hash: UInt64
       var field: Int32
       var name: JSONDocument.NameTable.Name?
     }
-    private let table: [Slot]
-    /// 64 minus log2 of the table's size: a hash's top bits pick its first slot.
-    private let shift: UInt64
+    /// A type's place in `slots` and `shapes`.
+    private struct Table {
+      let slots: Int32
+      /// The table's size minus one (a power of two).
+      let mask: Int32
+      /// 64 minus log2 of the table's size: a hash's top bits pick the first slot.
+      let shift: UInt64
+      let shapes: Int32
+    }
+    private let tables: [Table]
+    private let slots: [Slot]
+    private let shapes: [Shape]
     private let names: JSONDocument.NameTable
 
-    init(name: String, fields: [Field]) {
-      self.name = name
-      self.fields = fields
-      shapes = fields.map { ($0.kind, $0.repeated) }
-      var count = 0
-      for f in fields { count += f.json == f.proto ? 1 : 2 }
-      var size = 8, bits: UInt64 = 3
-      while size < count * 2 {
-        size *= 2
-        bits += 1
-      }
-      shift = 64 - bits
-      var table = [Slot](repeating: Slot(hash: 0, field: -1, name: nil), count: size)
+    /// From the types as they are numbered (`Field.refTypeIndex` set).
+    init(_ messageTypes: [MessageType]) {
+      var tables: [Table] = [], slots: [Slot] = [], shapes: [Shape] = []
       var names = JSONDocument.NameTable()
-      names.reserveCapacity(fields.reduce(0) { $0 + $1.json.utf8.count + $1.proto.utf8.count })
-      // Each name once, with the last field that has it (as a dictionary filled in field order
-      // would keep): the fields from last to first, a name skipped when it is there already.
-      let shift = shift
-      func insert(_ name: String, _ field: Int) {
-        var name = name
-        name.withUTF8 { utf8 in
-          let hash = Self.hash(utf8)
-          var slot = Int(truncatingIfNeeded: hash >> shift)
-          while let other = table[slot].name {
-            if table[slot].hash == hash, names[other].elementsEqual(utf8) { return }
-            slot = (slot + 1) & (size - 1)
-          }
-          table[slot] = Slot(hash: hash, field: Int32(field), name: names.add(utf8))
+      tables.reserveCapacity(messageTypes.count)
+      for type in messageTypes {
+        let fields = type.fields
+        var count = 0
+        for f in fields { count += f.json == f.proto ? 1 : 2 }
+        var size = 8, bits: UInt64 = 3
+        while size < count * 2 {
+          size *= 2
+          bits += 1
         }
+        let base = slots.count, shift = 64 - bits
+        tables.append(Table(slots: Int32(base), mask: Int32(size - 1), shift: shift, shapes: Int32(shapes.count)))
+        slots += repeatElement(Slot(hash: 0, field: -1, name: nil), count: size)
+        // Each name once, with the last field that has it (as `byName`): the fields from last
+        // to first, a name skipped when it is there already.
+        func insert(_ name: String, _ field: Int) {
+          var name = name
+          name.withUTF8 { utf8 in
+            let hash = Self.hash(utf8)
+            var slot = Int(truncatingIfNeeded: hash >> shift)
+            while let other = slots[base + slot].name {
+              if slots[base + slot].hash == hash, names[other].elementsEqual(utf8) { return }
+              slot = (slot + 1) & (size - 1)
+            }
+            slots[base + slot] = Slot(hash: hash, field: Int32(field), name: names.add(utf8))
+          }
+        }
+        for field in fields.indices.reversed() {
+          insert(fields[field].json, field)
+          if fields[field].proto != fields[field].json { insert(fields[field].proto, field) }
+        }
+        for field in fields { shapes.append(Shape(kind: field.kind, repeated: field.repeated, refType: field.refTypeIndex)) }
       }
-      for field in fields.indices.reversed() {
-        insert(fields[field].json, field)
-        if fields[field].proto != fields[field].json { insert(fields[field].proto, field) }
-      }
-      self.table = table
+      self.tables = tables
+      self.slots = slots
+      self.shapes = shapes
       self.names = names
     }
 
-    /// The field a name (as UTF-8) names, in either spelling.
-    func field<Bytes: RandomAccessCollection<UInt8>>(named utf8: Bytes) -> Int? where Bytes.Index == Int {
-      let hash = Self.hash(utf8)
-      var slot = Int(truncatingIfNeeded: hash >> shift)
-      while let name = table[slot].name {
-        if table[slot].hash == hash, names[name].elementsEqual(utf8) { return Int(table[slot].field) }
-        slot = (slot + 1) & (table.count - 1)
+    /// What the walk reads of field `field` of type `type`.
+    @inline(__always)
+    func shape(_ type: Int32, _ field: Int) -> Shape { shapes[Int(tables[Int(type)].shapes) + field] }
+
+    /// The field of type `type` a name names, in either spelling.
+    func field(named name: String, of type: Int32) -> Int? {
+      var name = name
+      return name.withUTF8 { utf8 in
+        let table = tables[Int(type)]
+        let hash = Self.hash(utf8)
+        var slot = Int32(truncatingIfNeeded: hash >> table.shift)
+        while let found = slots[Int(table.slots + slot)].name {
+          if slots[Int(table.slots + slot)].hash == hash, names[found].elementsEqual(utf8) { return Int(slots[Int(table.slots + slot)].field) }
+          slot = (slot + 1) & table.mask
+        }
+        return nil
+      }
+    }
+
+    /// The field of type `type` a member's key names.
+    func field(for member: NodeID, in document: JSONDocument, of type: Int32) -> Int? {
+      // No raw key: not a member (nil), or a key with escapes, decoded.
+      guard let hash = document.withRawKey(member, { Self.hash($0) }) else { return document.key(member).flatMap { field(named: $0, of: type) } }
+      let table = tables[Int(type)]
+      var slot = Int32(truncatingIfNeeded: hash >> table.shift)
+      while let name = slots[Int(table.slots + slot)].name {
+        if slots[Int(table.slots + slot)].hash == hash, document.keyEquals(member, name, in: names) { return Int(slots[Int(table.slots + slot)].field) }
+        slot = (slot + 1) & table.mask
       }
       return nil
     }
@@ -128,26 +182,16 @@ public struct Schema: Sendable {
         | UInt64(bytes[s + n >> 1]) << 32 | UInt64(bytes[s + n >> 2]) << 40
       return mixed &* 0x9E37_79B9_7F4A_7C15
     }
-
-    /// The field a member's key names.
-    public func field(for member: NodeID, in document: JSONDocument) -> Int? {
-      // No raw key: not a member (nil), or a key with escapes, decoded.
-      guard let hash = document.withRawKey(member, { Self.hash($0) }) else { return document.key(member).flatMap { byName[$0] } }
-      var slot = Int(truncatingIfNeeded: hash >> shift)
-      while let name = table[slot].name {
-        if table[slot].hash == hash, document.keyEquals(member, name, in: names) { return Int(table[slot].field) }
-        slot = (slot + 1) & (table.count - 1)
-      }
-      return nil
-    }
   }
 
-  public var name: String
-  public var root: String
-  public var types: [String: MessageType]
+  public let name: String
+  public let root: String
+  public let types: [String: MessageType]
   /// `types`' values in the order of their names: a type's place here is its index
   /// (`Field.refTypeIndex`), which walks record instead of a reference.
-  public var messageTypes: [MessageType]
+  public let messageTypes: [MessageType]
+  /// What a walk reads of `messageTypes`, made once their `refTypeIndex` is set.
+  let walk: Walk
 
   /// A schema from its types, in the order of their names, their message fields' `refType` set.
   init(name: String, root: String, messageTypes: [MessageType]) {
@@ -157,6 +201,7 @@ public struct Schema: Sendable {
     var types = [String: MessageType](minimumCapacity: messageTypes.count)
     for type in messageTypes { types[type.name] = type }
     self.types = types
+    walk = Walk(messageTypes)
   }
 
   /// Reads a schema file's JSON. Read straight from the parsed document, not through
@@ -254,6 +299,7 @@ public struct Schema: Sendable {
     self.root = rootType
     self.types = types
     messageTypes = typeNames.map { types[$0]! }
+    walk = Walk(messageTypes)
   }
 }
 

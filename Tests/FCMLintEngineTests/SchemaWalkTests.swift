@@ -54,7 +54,8 @@ final class SchemaWalkTests: XCTestCase {
   func testEveryFieldNameIsFound() throws {
     let rules = builtinRules()
     let schema = try XCTUnwrap(rules.resources.schemas["fcm-v1"])
-    for (typeName, type) in schema.types {
+    for (typeIndex, type) in schema.messageTypes.enumerated() {
+      let typeName = type.name
       var names: [(String, Int)] = []
       for (i, field) in type.fields.enumerated() { names += [(field.json, i), (field.proto, i)] }
       // Unknown names, some close to real ones, and keys with escapes (decoded, then looked up).
@@ -66,7 +67,11 @@ final class SchemaWalkTests: XCTestCase {
       text += "\"end-of-members\": 1}"
       guard case .success(let document) = JSONParser.parse(Array(text.utf8)) else { return XCTFail("\(typeName): \(text)") }
       var found: [Int?] = []
-      for member in document.children(JSONDocument.root) { found.append(type.field(for: member, in: document)) }
+      for member in document.children(JSONDocument.root) {
+        let walked = schema.walk.field(for: member, in: document, of: Int32(typeIndex))
+        XCTAssertEqual(walked, type.field(for: member, in: document), "\(typeName): \(document.key(member) ?? "")")
+        found.append(walked)
+      }
       let expected: [Int?] = names.map { $0.1 } + unknown.map { _ in nil } + (names.first.map { [$0.1] } ?? []) + [nil]
       XCTAssertEqual(found, expected, typeName)
     }

@@ -34,11 +34,10 @@ struct SchemaCheck: RuleFunction {
   let check: Check
   let hints: [String: String]
   let lowercase: Set<String>
-  /// `ignore` resolved to the fields it names (by identity), so the walk builds no strings.
-  let ignoredFields: [ObjectIdentifier]
+  /// `ignore` resolved to the fields it names (`ignoredKey`), so the walk builds no strings.
+  let ignoredFields: [Int64]
   let renames: [String: String]
-  /// The type of `$` (`schema.root`) and its index in `schema.messageTypes`, looked up once.
-  let rootType: Schema.MessageType?
+  /// The index of the type of `$` (`schema.root`) in `schema.messageTypes`, looked up once.
   let rootTypeIndex: Int32
 
   init(options: FunctionOptions) throws(OptionError) {
@@ -53,45 +52,45 @@ struct SchemaCheck: RuleFunction {
     self.check = check
     hints = options.stringMap("hints") ?? [:]
     lowercase = Set(options.strings("lowercase") ?? [])
-    var ignored: [ObjectIdentifier] = []
+    var ignored: [Int64] = []
     // Each entry looked up (`Type.field`, either spelling), not a name built for every field.
     for entry in options.strings("ignore") ?? [] {
-      guard let dot = entry.firstIndex(of: "."), let type = schema.types[String(entry[..<dot])],
-        let field = type.byName[String(entry[entry.index(after: dot)...])]
+      guard let dot = entry.firstIndex(of: "."), let type = schema.messageTypes.firstIndex(where: { $0.name == entry[..<dot] }),
+        let field = schema.messageTypes[type].byName[String(entry[entry.index(after: dot)...])]
       else { continue }
-      ignored.append(ObjectIdentifier(type.fields[field]))
+      ignored.append(Self.ignoredKey(Int32(type), Int32(field)))
     }
     ignoredFields = ignored
     renames = options.stringMap("renames") ?? [:]
-    let rootType = schema.types[schema.root]
-    self.rootType = rootType
-    rootTypeIndex = Int32(schema.messageTypes.firstIndex { $0 === rootType } ?? -1)
+    rootTypeIndex = Int32(schema.messageTypes.firstIndex { $0.name == schema.root } ?? -1)
   }
+
+  /// A field as `ignoredFields` lists it: its type's index and its own.
+  private static func ignoredKey(_ type: Int32, _ field: Int32) -> Int64 { Int64(type) << 32 | Int64(field) }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     guard case .found(let id) = target else { return [] }
     let document = context.document
     // `$` is the file's root; for a bare Message or APNs payload, follow the mount to its type.
-    var type = rootType, typeIndex = rootTypeIndex
+    var typeIndex = rootTypeIndex
     if id == JSONDocument.root {
       for name in document.mount {
-        guard let t = type, let i = t.byName[name] else { return [] }
-        let field = t.fields[i]
-        type = field.kind == .message ? field.refType : nil
-        typeIndex = field.refTypeIndex
+        guard typeIndex >= 0, let i = schema.walk.field(named: name, of: typeIndex) else { return [] }
+        let shape = schema.walk.shape(typeIndex, i)
+        typeIndex = shape.kind == .message ? shape.refType : -1
       }
     }
-    guard let type else { return [] }
+    guard typeIndex >= 0 else { return [] }
     // The three schema rules read the same walk: the first to run on a document records it.
     guard let scratch = context.scratch else {
-      return replay(SchemaTrace(id, type, typeIndex, document), document)
+      return replay(SchemaTrace(id, typeIndex, schema.walk, document), document)
     }
-    let key = ObjectIdentifier(type)
-    for entry in scratch.schemaTraces where entry.node == id && entry.type == key {
+    let schemaID = ObjectIdentifier(schema.walk)
+    for entry in scratch.schemaTraces where entry.node == id && entry.type == typeIndex && entry.schema == schemaID {
       return replay(entry.trace, document)
     }
-    let trace = SchemaTrace(id, type, typeIndex, document)
-    scratch.schemaTraces.append((id, key, trace))
+    let trace = SchemaTrace(id, typeIndex, schema.walk, document)
+    scratch.schemaTraces.append((id, schemaID, typeIndex, trace))
     return replay(trace, document)
   }
 
@@ -119,7 +118,7 @@ struct SchemaCheck: RuleFunction {
         unknown(step.node, type(of: step), document, &findings)
       case .member:
         guard values else { continue }
-        if !ignoredFields.isEmpty && ignoredFields.contains(ObjectIdentifier(field(of: step))) {
+        if !ignoredFields.isEmpty && ignoredFields.contains(Self.ignoredKey(step.type, step.field)) {
           i = Int(step.end)
         } else if !step.repeated {
           value(step, trace, document, &findings)
@@ -308,14 +307,14 @@ struct SchemaTrace {
 
   private(set) var steps: [Step] = []
 
-  /// The walk from `id`, read as `type` (at `typeIndex` in its schema's `messageTypes`).
-  init(_ id: NodeID, _ type: Schema.MessageType, _ typeIndex: Int32, _ document: JSONDocument) {
+  /// The walk from `id`, read as the type at `typeIndex` in its schema's `messageTypes`.
+  init(_ id: NodeID, _ typeIndex: Int32, _ types: Schema.Walk, _ document: JSONDocument) {
     // Steps are at most the nodes read; most messages need a few dozen.
     steps.reserveCapacity(min(document.nodeCount, 128))
-    record(id, type, typeIndex, document, depth: 0)
+    record(id, typeIndex, types, document, depth: 0)
   }
 
-  private mutating func record(_ id: NodeID, _ type: Schema.MessageType, _ typeIndex: Int32, _ document: JSONDocument, depth: Int) {
+  private mutating func record(_ id: NodeID, _ typeIndex: Int32, _ types: Schema.Walk, _ document: JSONDocument, depth: Int) {
     guard depth < Self.maxDepth else { return }
     let node = document[id]
     guard node.kind == .object else {
@@ -326,12 +325,12 @@ struct SchemaTrace {
     while member >= 0 {
       let memberNode = document[member]
       defer { member = memberNode.nextSibling }
-      guard let index = type.field(for: member, in: document) else {
+      guard let index = types.field(for: member, in: document, of: typeIndex) else {
         steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeIndex))
         continue
       }
       if memberNode.kind == .null { continue }  // null leaves any field unset
-      let shape = type.shapes[index]
+      let shape = types.shape(typeIndex, index)
       let at = steps.count
       var step = Step(
         node: member, end: 0, tag: .member, kind: memberNode.kind, fieldKind: shape.kind, repeated: shape.repeated,
@@ -346,19 +345,14 @@ struct SchemaTrace {
             step.node = element
             step.kind = elementNode.kind
             steps.append(step)
-            if shape.kind == .message { record(element, type.fields[index], document, depth: depth + 1) }
+            if shape.kind == .message { record(element, shape.refType, types, document, depth: depth + 1) }
             element = elementNode.nextSibling
           }
         }
       } else if shape.kind == .message {
-        record(member, type.fields[index], document, depth: depth + 1)
+        record(member, shape.refType, types, document, depth: depth + 1)
       }
       steps[at].end = Int32(steps.count)
     }
-  }
-
-  /// The steps of a message field's value, read as the field's type.
-  private mutating func record(_ id: NodeID, _ field: Schema.Field, _ document: JSONDocument, depth: Int) {
-    record(id, field.refType!, field.refTypeIndex, document, depth: depth)
   }
 }

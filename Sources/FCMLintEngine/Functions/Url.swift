@@ -105,15 +105,22 @@ extension URLCheck {
   /// `check` then decides from the text.
   private func plainlyPasses(_ bytes: ArraySlice<UInt8>) -> Bool {
     let url = URLSpans(bytes)
-    if let schemeBytes {
-      guard let scheme = url.scheme, url.host != nil, schemeBytes.contains(where: { Self.sameIgnoringASCIICase(bytes, scheme, $0) }) else { return false }
+    // The lists read in place, not bound (`if let` copied them, retaining them at every URL).
+    if schemeBytes != nil {
+      guard let scheme = url.scheme, url.host != nil, Self.contains(bytes, scheme, in: schemeBytes!) else { return false }
     }
-    if let extensionBytes {
+    if extensionBytes != nil {
       guard let ext = url.pathExtension else { return false }
       if missingExtension == .only { return true }
-      return extensionBytes.contains { Self.sameIgnoringASCIICase(bytes, ext, $0) }
+      return Self.contains(bytes, ext, in: extensionBytes!)
     }
     return true
+  }
+
+  /// Whether `bytes[range]` spells one of `names` in any case (by index: iterating copied each name).
+  private static func contains(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, in names: [[UInt8]]) -> Bool {
+    for i in names.indices where sameIgnoringASCIICase(bytes, range, names[i]) { return true }
+    return false
   }
 
   /// Whether `bytes[range]` spells `lower` (lower-case ASCII) in any case. Non-ASCII never matches.
