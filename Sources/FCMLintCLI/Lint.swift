@@ -275,12 +275,14 @@ extension LintSettings {
     let checkingURLs = jobs.contains { $0.checksURLs }
     if !fixDryRun && !checkingURLs && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
       report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
-      lintAll(jobs, fixing, waivers) { place, result in report.add(result, at: place) }
+      lintAll(jobs, fixing, waivers) { first, results in report.add(results, at: first) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
       // was a third of the memory a run over 20,000 files needed.
       let results = Slots<FileResult>(count: linted.count, initial: FileResult())
-      lintAll(jobs, fixing, waivers) { place, result in results[place] = result }
+      lintAll(jobs, fixing, waivers) { first, batch in
+        for (offset, result) in batch.enumerated() { results[first + offset] = result }
+      }
       if checkingURLs { try checkImageURLs(results, jobs: jobs, waivers: waivers) }
       var fixedDocument: [UInt8]? = nil
       for place in order.indices.sorted(by: { order[$0] < order[$1] }) {
@@ -293,7 +295,7 @@ extension LintSettings {
       if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
       report = ReportWriter(
         reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), shown: shown)
-      for place in linted.indices { report.add(results[place], at: place) }
+      for place in linted.indices { report.add([results[place]], at: place) }
     }
     for (file, diagnostics) in waivers.unusedSuppressions() { report.addTrailing(diagnostics, file: file) }
     report.updateSummary { summary in
@@ -439,20 +441,33 @@ extension LintSettings {
     }
   }
 
-  /// Runs the jobs on `--jobs` threads; `take` gets each input's index and result as soon as
-  /// it is ready, on the thread that ran it (so several calls may run at once), and all calls
-  /// are over when this returns.
-  func lintAll(_ jobs: [FileJob], _ fixing: FileJob.Fixing, _ waivers: Waivers, take: @escaping @Sendable (Int, FileResult) -> Void) {
+  /// Runs the jobs on `--jobs` threads. `take(first, results)` gets the results of the inputs
+  /// from index `first` on, a few consecutive inputs at a time, as soon as they are ready, on the
+  /// thread that ran them (so several calls may run at once); all calls are over when this
+  /// returns. A few at a time, not one: with two threads, each call moved the report's lock and
+  /// state from one core's cache to the other's (docs/performance.md).
+  func lintAll(_ jobs: [FileJob], _ fixing: FileJob.Fixing, _ waivers: Waivers, take: @escaping @Sendable (Int, [FileResult]) -> Void) {
     let threads = min(self.jobs ?? Console.processorCount, jobs.count)
+    // Small enough that a report on the console still follows the run closely.
+    let batch = 32
+    @Sendable func run(_ inputs: Range<Int>) {
+      var first = inputs.lowerBound
+      while first < inputs.upperBound {
+        let end = min(inputs.upperBound, first + batch)
+        var results: [FileResult] = []
+        results.reserveCapacity(end - first)
+        for i in first..<end { results.append(jobs[i].run(fixing, waivers: waivers)) }
+        take(first, results)
+        first = end
+      }
+    }
     if threads <= 1 {
-      for i in jobs.indices { take(i, jobs[i].run(fixing, waivers: waivers)) }
+      run(jobs.indices)
     } else {
       // Chunks of inputs per task keep scheduling overhead low on thousands of small files.
       let chunk = max(1, jobs.count / (threads * 8))
       let tasks = (jobs.count + chunk - 1) / chunk
-      DispatchQueue.concurrentPerform(iterations: tasks) { t in
-        for i in (t * chunk)..<min(jobs.count, (t + 1) * chunk) { take(i, jobs[i].run(fixing, waivers: waivers)) }
-      }
+      DispatchQueue.concurrentPerform(iterations: tasks) { t in run((t * chunk)..<min(jobs.count, (t + 1) * chunk)) }
     }
   }
 }

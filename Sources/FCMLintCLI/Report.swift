@@ -38,9 +38,10 @@ final class ReportWriter: Sendable {
     self.state = Locked(state)
   }
 
-  /// The result at `place`, and whatever waited for it.
-  func add(_ result: FileResult, at place: Int) {
-    state.withLock { $0.add(result, at: place) }
+  /// The results of the places from `first` on, and whatever waited for them. Results come in
+  /// batches that split the places between them, so each batch starts where another ended.
+  func add(_ results: [FileResult], at first: Int) {
+    state.withLock { $0.add(results, at: first) }
   }
 
   /// The counts of the files written so far.
@@ -95,8 +96,8 @@ final class ReportWriter: Sendable {
     /// The name of each place in the output.
     let names: [String]
     let shown: Shown
-    /// Results that came before those of earlier places.
-    var waiting: [Int: FileResult] = [:]
+    /// Batches of results that came before those of earlier places, by their first place.
+    var waiting: [Int: [FileResult]] = [:]
     var next = 0
     /// The diagnostics of the file at the place being written, if it was read.
     var current: [Diagnostic]? = nil
@@ -114,11 +115,19 @@ final class ReportWriter: Sendable {
       self.shown = shown
     }
 
-    mutating func add(_ result: FileResult, at place: Int) {
-      waiting[place] = result
-      while let result = waiting.removeValue(forKey: next) {
-        take(result)
-        next += 1
+    mutating func add(_ results: [FileResult], at first: Int) {
+      guard first == next else {
+        waiting[first] = results
+        return
+      }
+      var batch = results
+      while true {
+        for result in batch {
+          take(result)
+          next += 1
+        }
+        guard let waited = waiting.removeValue(forKey: next) else { return }
+        batch = waited
       }
     }
 

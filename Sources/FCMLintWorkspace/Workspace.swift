@@ -132,7 +132,11 @@ public final class Workspace {
 
   private func linter(_ entry: Loaded, file: String) -> Int {
     let fileSettings = entry.config.settings(for: file, absolute: absolutePath(of: file))
-    let key = (entry.config.file ?? "") + "\u{0}" + fileSettings.overrides.map(String.init).joined(separator: ",")
+    // Built by hand: `joined(separator:)` here was the generic one, whose first call looked its
+    // element type up by name in the runtime (100 K instructions, 2% of a one-file run).
+    var key = entry.config.file ?? ""
+    key += "\u{0}"
+    for (i, override) in fileSettings.overrides.enumerated() { key += i == 0 ? String(override) : "," + String(override) }
     if let index = linterIndex[key] { return index }
     let (options, maxFileSize) = linterOptions(entry.config, FileSettingsView(fileSettings))
     let linter = Linter(rules: entry.ruleSet, severities: fileSettings.severities, options: options)
