@@ -257,11 +257,15 @@ extension LintSettings {
     // document go to standard output before the report, so then the report waits for the end.
     // Names compared as byte arrays made once: compared through String.UTF8View, each
     // comparison of two names cost about 1,500 instructions.
-    let names = inputs.map { Array($0.name.utf8) }
-    let order = inputs.indices.sorted { a, b in
-      names[a] == names[b] ? a < b : names[a].lexicographicallyPrecedes(names[b])
-    }
+    let order: [Int] = {
+      let names = inputs.map { Array($0.name.utf8) }
+      return inputs.indices.sorted { a, b in
+        names[a] == names[b] ? a < b : names[a].lexicographicallyPrecedes(names[b])
+      }
+    }()
     let linted = order.map { inputs[$0] }
+    // Every input is in `linted` now: a run over many files keeps one list of them, not two.
+    inputs = []
     // Each input's job: its linter from its own config (standard input: as if in the working
     // directory), and how it is read.
     let jobs = try reportingConfigurationErrors { () throws(ConfigurationError) in try linted.map { source throws(ConfigurationError) in try workspace.job(for: source) } }
@@ -273,8 +277,8 @@ extension LintSettings {
     let report: ReportWriter
     // Image URLs are fetched once the files are linted, each once for all of them: the report waits.
     let checkingURLs = jobs.contains { $0.checksURLs }
-    if !fixDryRun && !checkingURLs && !(fix && inputs.contains { if case .standardInput = $0 { true } else { false } }) {
-      report = ReportWriter(reportOutputs(toStandardError: false), header: header, names: linted.map(\.name), shown: shown)
+    if !fixDryRun && !checkingURLs && !(fix && linted.contains { if case .standardInput = $0 { true } else { false } }) {
+      report = ReportWriter(reportOutputs(toStandardError: false), header: header, inputs: linted, shown: shown)
       lintAll(jobs, fixing, waivers) { first, results in report.add(results, at: first) }
     } else {
       // The results stay in their slots (read them by index): an array copy of 20,000 results
@@ -294,7 +298,7 @@ extension LintSettings {
       // With --fix on standard input, the fixed document owns standard output; reports go to stderr.
       if let fixedDocument { Console.write(bytes: fixedDocument, to: 1) }
       report = ReportWriter(
-        reportOutputs(toStandardError: fixedDocument != nil), header: header, names: linted.map(\.name), shown: shown)
+        reportOutputs(toStandardError: fixedDocument != nil), header: header, inputs: linted, shown: shown)
       for place in linted.indices { report.add([results[place]], at: place) }
     }
     for (file, diagnostics) in waivers.unusedSuppressions() { report.addTrailing(diagnostics, file: file) }

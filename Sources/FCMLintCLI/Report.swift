@@ -32,8 +32,9 @@ final class ReportWriter: Sendable {
     case none(hiddenBy: String)
   }
 
-  init(_ outputs: sending [ReportOutput], header: ReportHeader, names: [String], shown: Shown) {
-    var state = State(outputs: outputs, names: names, shown: shown)
+  /// `inputs` are the places' inputs, in output order (the run's own list, not a copy).
+  init(_ outputs: sending [ReportOutput], header: ReportHeader, inputs: [FileJob.Source], shown: Shown) {
+    var state = State(outputs: outputs, inputs: inputs, shown: shown)
     for i in state.outputs.indices { state.outputs[i].formatter.begin(header, to: state.outputs[i].sink) }
     self.state = Locked(state)
   }
@@ -51,7 +52,7 @@ final class ReportWriter: Sendable {
   var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
 
   /// The files linted (read, and FCM documents), in output order.
-  var lintedNames: [String] { state.withLock { $0.lintedNames } }
+  var lintedNames: [String] { state.withLock { state in state.linted.map { state.inputs[Int($0)].name } } }
 
   /// Fixes not applied, in output order, with their files.
   var refusedFixes: [(name: String, note: String)] { state.withLock { $0.refusedFixes } }
@@ -93,8 +94,8 @@ final class ReportWriter: Sendable {
 
   private struct State {
     var outputs: [ReportOutput]
-    /// The name of each place in the output.
-    let names: [String]
+    /// The input at each place in the output, which names it.
+    let inputs: [FileJob.Source]
     let shown: Shown
     /// Batches of results that came before those of earlier places, by their first place.
     var waiting: [Int: [FileResult]] = [:]
@@ -107,11 +108,12 @@ final class ReportWriter: Sendable {
     var skipped: [(name: String, reason: String)] = []
     var skippedParts: [String] = []
     var refusedFixes: [(name: String, note: String)] = []
-    var lintedNames: [String] = []
+    /// The places of the files linted (a name each would cost a run over many files 16 bytes a file).
+    var linted: [Int32] = []
 
-    init(outputs: [ReportOutput], names: [String], shown: Shown) {
+    init(outputs: [ReportOutput], inputs: [FileJob.Source], shown: Shown) {
       self.outputs = outputs
-      self.names = names
+      self.inputs = inputs
       self.shown = shown
     }
 
@@ -134,11 +136,11 @@ final class ReportWriter: Sendable {
     private mutating func take(_ result: FileResult) {
       let place = next
       if let error = result.error { errors.append((place, error)) }
-      refusedFixes += result.refused.map { (names[place], $0) }
+      refusedFixes += result.refused.map { (inputs[place].name, $0) }
       skippedParts += result.skippedParts
-      if let reason = result.skipped, current == nil, place == 0 || names[place - 1] != names[place] {
+      if let reason = result.skipped, current == nil, place == 0 || inputs[place - 1].name != inputs[place].name {
         summary.skipped += 1
-        skipped.append((names[place], reason))
+        skipped.append((inputs[place].name, reason))
       }
       if result.read {
         summary.fixed += result.fixed
@@ -162,18 +164,18 @@ final class ReportWriter: Sendable {
           current = diagnostics
         }
       }
-      guard place + 1 == names.count || names[place + 1] != names[place] else { return }
+      guard place + 1 == inputs.count || inputs[place + 1].name != inputs[place].name else { return }
       guard var diagnostics = current else { return }
       if merged { diagnostics.sort(by: Diagnostic.ordered) }
       current = nil
       merged = false
       let counts = Summary(diagnostics: diagnostics)
       summary.files += 1
-      lintedNames.append(names[place])
+      linted.append(Int32(place))
       summary.errors += counts.errors
       summary.warnings += counts.warnings
       summary.infos += counts.infos
-      for i in outputs.indices { outputs[i].formatter.write(diagnostics, files: [names[place]], to: outputs[i].sink) }
+      for i in outputs.indices { outputs[i].formatter.write(diagnostics, files: [inputs[place].name], to: outputs[i].sink) }
     }
   }
 }

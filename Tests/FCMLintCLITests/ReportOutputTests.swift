@@ -23,11 +23,11 @@ final class ReportOutputTests: XCTestCase {
     let sink = SharedSink()
     let writer = ReportWriter(
       [ReportOutput(formatter: TextFormatter(), sink: sink, file: nil)], header: ReportHeader(),
-      names: ["a.json", "a.json", "b.json", "c.json", "d.json"], shown: .all)
-    writer.add(FileResult(diagnostics: [diagnostic("b.json", line: 1, .warning)]), at: 2)
-    writer.add(FileResult(diagnostics: [diagnostic("a.json", line: 5)]), at: 0)
+      inputs: ["a.json", "a.json", "b.json", "c.json", "d.json"].map { .file($0) }, shown: .all)
+    writer.add([FileResult(diagnostics: [diagnostic("b.json", line: 1, .warning)])], at: 2)
+    writer.add([FileResult(diagnostics: [diagnostic("a.json", line: 5)])], at: 0)
     XCTAssertEqual(sink.text, "", "a.json waits for its second result, b.json for a.json")
-    writer.add(FileResult(diagnostics: [diagnostic("a.json", line: 2)]), at: 1)
+    writer.add([FileResult(diagnostics: [diagnostic("a.json", line: 2)])], at: 1)
     XCTAssertEqual(
       sink.text,
       """
@@ -36,12 +36,30 @@ final class ReportOutputTests: XCTestCase {
       b.json:1:1: warning: m [image-extension]
 
       """)
-    writer.add(FileResult(), at: 4)
-    writer.add(.failed(FileSystem.IOError(path: "c.json", message: "cannot read")), at: 3)
+    writer.add([FileResult()], at: 4)
+    writer.add([.failed(FileSystem.IOError(path: "c.json", message: "cannot read"))], at: 3)
     XCTAssertEqual(writer.errors.map(\.place), [3])
     XCTAssertEqual(writer.summary, Summary(files: 3, diagnostics: [diagnostic("a.json", line: 2), diagnostic("a.json", line: 5), diagnostic("b.json", line: 1, .warning)]))
     XCTAssertEqual(writer.finish().count, 0)
     XCTAssertTrue(sink.text.hasSuffix("\n3 problems (2 errors, 1 warning, 0 infos) in 3 files\n"), sink.text)
+  }
+
+  /// Results come in batches of consecutive places (as the jobs hand them over): a batch that
+  /// comes early waits whole, and is written as soon as the batch before it is.
+  func testReportWriterTakesBatchesInAnyOrder() {
+    let sink = SharedSink()
+    let names = ["a.json", "b.json", "c.json", "d.json", "e.json", "f.json"]
+    let writer = ReportWriter(
+      [ReportOutput(formatter: TextFormatter(), sink: sink, file: nil)], header: ReportHeader(), inputs: names.map { .file($0) },
+      shown: .all)
+    func batch(_ places: Range<Int>) -> [FileResult] { places.map { FileResult(diagnostics: [diagnostic(names[$0], line: 1)]) } }
+    writer.add(batch(4..<6), at: 4)
+    writer.add(batch(2..<4), at: 2)
+    XCTAssertEqual(sink.text, "")
+    writer.add(batch(0..<2), at: 0)
+    XCTAssertEqual(sink.text, names.map { "\($0):1:1: error: m [image-extension]\n" }.joined())
+    XCTAssertEqual(writer.lintedNames, names)
+    XCTAssertEqual(writer.summary, Summary(files: 6, diagnostics: names.map { diagnostic($0, line: 1) }))
   }
 
   /// A write that fails (a full disk) is kept as the sink's failure, and only the first one.
