@@ -55,9 +55,6 @@ public struct Schema: Sendable {
       self.name = name
       self.fields = fields
     }
-
-    /// The field a member's key names.
-    public func field(for member: NodeID, in document: JSONDocument) -> Int? { document.key(member).flatMap { byName[$0] } }
   }
 
   /// Every type's fields as a walk reads them, in flat arrays of plain values reached by the
