@@ -242,7 +242,6 @@ extension LintSettings {
   private func runSettled() throws {
     let variables = try vars.map(Self.readVariables)
     let workspace = try Workspace.openOrReport(runSettings(variables: variables))
-    let linter = workspace.linters[0]
 
     if ndjson { return try runNDJSON(workspace) }
     let waivers = Waivers(baseline: try baseline.map(Self.readBaseline), recording: writeBaseline.map { Baseline(path: $0) })
@@ -269,10 +268,7 @@ extension LintSettings {
     // Each input's job: its linter from its own config (standard input: as if in the working
     // directory), and how it is read.
     let jobs = try reportingConfigurationErrors { () throws(ConfigurationError) in try linted.map { source throws(ConfigurationError) in try workspace.job(for: source) } }
-    // The rules a report lists: every file's, each once.
-    var listed = Set<String>()
-    let rules = ([linter] + workspace.linters).flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }
-    let header = ReportHeader(rules: rules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    let header = ReportHeader(rules: listedRules(workspace.linters), toolVersion: FCMLintCommand.version)
     let fixing: FileJob.Fixing = fixDryRun ? .diff : fix ? .write : .none
     let report: ReportWriter
     // Image URLs are fetched once the files are linted, each once for all of them: the report waits.
@@ -334,6 +330,15 @@ extension LintSettings {
     }
   }
 
+  /// The rules a report lists (SARIF's tool rules): every linter's active rules, each once by
+  /// id. Gathered only when a report lists them: otherwise hashing and sorting every rule's id
+  /// is start-up work for nothing.
+  private func listedRules(_ linters: [Linter]) -> [RuleDescriptor] {
+    guard reports.contains(where: { $0.format.listsRules }) else { return [] }
+    var listed = Set<String>()
+    return linters.flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }.map(RuleDescriptor.init)
+  }
+
   /// One formatter and sink per report: standard output (or standard error, when it carries the
   /// fixed document) is written as the report goes; a report file is gathered and written whole.
   func reportOutputs(toStandardError: Bool) -> [ReportOutput] {
@@ -366,7 +371,7 @@ extension LintSettings {
     }
     var totals = NDJSONLinter.Totals(formatter: formatter, sink: ConsoleSink(fd: 1))
     var errors: [FileSystem.IOError] = []
-    let header = ReportHeader(rules: linter.activeRules.map(RuleDescriptor.init), toolVersion: FCMLintCommand.version)
+    let header = ReportHeader(rules: listedRules([linter]), toolVersion: FCMLintCommand.version)
     totals.formatter.begin(header, to: totals.sink)
     for path in paths {
       let name = path == "-" ? (stdinFilename ?? "<stdin>") : path

@@ -110,6 +110,13 @@ struct LintPlan {
     var kinds: [Int32] = []  // a compiled check's kind → its number here, or -1
     var signatures: [String: Int32] = [:]
     var conditionUses: [Int32] = [], thenUses: [Int32] = []
+    // About one check per `then` check and top-level condition: allocated once, not grown
+    // (nested conditions may add a few).
+    let checkCount = rules.reduce(0) { $0 + $1.then.count + $1.when.count }
+    checks.reserveCapacity(checkCount)
+    conditionUses.reserveCapacity(checkCount)
+    thenUses.reserveCapacity(checkCount)
+    thenChecks.reserveCapacity(rules.reduce(0) { $0 + $1.then.count })
     func number(_ check: FCMLintEngine.Rule.Check) -> Int32 {
       var number = Int32(checks.count)
       if !bySignature, check.kind >= 0 {
@@ -128,9 +135,10 @@ struct LintPlan {
         numbers[identity] = number
       }
       if number == checks.count {
+        let function = check.function, functionType = type(of: function)
         checks.append(Check(
-          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: check.function, templates: check.templates,
-          ignoresMissing: type(of: check.function).ignoresMissing, failsWhereMissing: type(of: check.function).failsWhereMissing))
+          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
+          ignoresMissing: functionType.ignoresMissing, failsWhereMissing: functionType.failsWhereMissing))
         conditionUses.append(0)
         thenUses.append(0)
       }

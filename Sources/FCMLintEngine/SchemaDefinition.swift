@@ -95,16 +95,24 @@ public struct Schema: Sendable {
     init(_ messageTypes: [MessageType]) {
       var tables: [Table] = [], slots: [Slot] = [], shapes: [Shape] = []
       var names = JSONDocument.NameTable()
-      tables.reserveCapacity(messageTypes.count)
-      for type in messageTypes {
-        let fields = type.fields
+      // Each type's table size first, so the tables are allocated once (grown by appending,
+      // they were copied three times over at every start).
+      let sizes = messageTypes.map { type -> (size: Int, bits: UInt64) in
         var count = 0
-        for f in fields { count += f.json == f.proto ? 1 : 2 }
+        for f in type.fields { count += f.json == f.proto ? 1 : 2 }
         var size = 8, bits: UInt64 = 3
         while size < count * 2 {
           size *= 2
           bits += 1
         }
+        return (size, bits)
+      }
+      tables.reserveCapacity(messageTypes.count)
+      slots.reserveCapacity(sizes.reduce(0) { $0 + $1.size })
+      shapes.reserveCapacity(messageTypes.reduce(0) { $0 + $1.fields.count })
+      names.reserveCapacity(messageTypes.reduce(0) { total, type in type.fields.reduce(total) { $0 + $1.json.utf8.count + $1.proto.utf8.count } })
+      for (type, (size, bits)) in zip(messageTypes, sizes) {
+        let fields = type.fields
         let base = slots.count, shift = 64 - bits
         tables.append(Table(slots: Int32(base), mask: Int32(size - 1), shift: shift, shapes: Int32(shapes.count)))
         slots += repeatElement(Slot(hash: 0, field: -1, name: nil), count: size)

@@ -127,6 +127,9 @@ func groupedByFile(_ diagnostics: [Diagnostic], files: [String]) -> [(file: Stri
 public enum OutputFormat: String, CaseIterable, Sendable {
   case text, json, sarif, github, junit, checkstyle, ndjson
 
+  /// Whether the format lists the run's rules (`ReportHeader.rules`), which are gathered only then.
+  public var listsRules: Bool { self == .sarif }
+
   public func formatter(color: Bool = false) -> any Formatter {
     switch self {
     case .text: return TextFormatter(color: color)

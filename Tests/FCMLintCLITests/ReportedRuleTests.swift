@@ -168,6 +168,29 @@ extension CLITests {
     XCTAssertTrue((rules.first { $0["id"] as? String == "topic-name" }?["helpUri"] as? String)?.hasPrefix("https://firebase.google.com/") == true)
   }
 
+  /// SARIF declares every rule any file was linted with, also when it is not the first report and a
+  /// rule is on only for some files (the rules are gathered only for formats that list them).
+  func testSARIFReportFileDeclaresRulesOfEveryFilesConfig() throws {
+    let root = try temporaryDirectory()
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("b"), withIntermediateDirectories: true)
+    try write(#"{"message": {"topic": "bad topic!"}}"#, to: root.appendingPathComponent("a.json"))
+    try write(#"{"message": {"topic": "bad topic!"}}"#, to: root.appendingPathComponent("b/c.json"))
+    try write("rules: {topic-name: off}\noverrides:\n  - files: [\"b/**\"]\n    rules: {topic-name: error}\n", to: root.appendingPathComponent(".fcmlint.yml"))
+    let run = try fcmlint(["--format", "text", "--format", "sarif", "--output", "-", "--output", "r.sarif", "a.json", "b/c.json"], in: root)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let data = try Data(contentsOf: root.appendingPathComponent("r.sarif"))
+    let log = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let sarifRun = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
+    let driver = try XCTUnwrap((sarifRun["tool"] as? [String: Any])?["driver"] as? [String: Any])
+    let ids = try XCTUnwrap(driver["rules"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+    XCTAssertEqual(ids, ids.sorted())
+    XCTAssertEqual(Set(ids).count, ids.count)
+    let index = try XCTUnwrap(ids.firstIndex(of: "topic-name"), "topic-name is not declared")
+    let results = try XCTUnwrap(sarifRun["results"] as? [[String: Any]]).filter { $0["ruleId"] as? String == "topic-name" }
+    XCTAssertEqual(results.count, 1)
+    XCTAssertEqual(results.first?["ruleIndex"] as? Int, index)
+  }
+
   /// A suppression of unused-suppression could never match (it is reported about configs, not
   /// linted files): the config says so rather than warning that it is unused.
   func testUnusedSuppressionCannotBeSuppressed() throws {
