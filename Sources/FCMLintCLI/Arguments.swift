@@ -104,6 +104,7 @@ enum ArgumentReader {
     positional: (inout Settings, String) throws(UsageError) -> Void
   ) throws(UsageError) {
     var byName: [String: CLIOption<Settings>] = [:]
+    byName.reserveCapacity(options.count)
     for option in options { byName[option.name] = option }
     var seen: Set<String> = []
     var i = arguments.startIndex

@@ -149,6 +149,7 @@ extension RuleSet {
     precondition(pack.hasPointerRepresentation)
     let (rules, aliases, resources) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
     self.init(resources: resources, aliases: aliases)
+    reserveCapacity(adding: rules.count)
     for rule in rules {
       do {
         try add(rule)
@@ -582,7 +583,8 @@ private struct PackReader {
       preconditionFailure("\(function.name) refuses the options the build gave it: \(error.message)")
     }
     return Rule.Check(
-      field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates, kind: kind)
+      field: field, function: instance, functionType: function, functionName: function.name, options: options, message: message,
+      templates: templates, kind: kind)
   }
 
   mutating func option() -> OptionValue {

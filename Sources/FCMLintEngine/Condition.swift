@@ -135,10 +135,9 @@ struct LintPlan {
         numbers[identity] = number
       }
       if number == checks.count {
-        let function = check.function, functionType = type(of: function)
         checks.append(Check(
-          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
-          ignoresMissing: functionType.ignoresMissing, failsWhereMissing: functionType.failsWhereMissing))
+          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: check.function, templates: check.templates,
+          ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing))
         conditionUses.append(0)
         thenUses.append(0)
       }

@@ -119,6 +119,8 @@ public struct Rule: Sendable {
   public final class Check: Sendable {
     public let field: JSONPath?
     public let function: any RuleFunction
+    /// `function`'s type, kept apart: asked of the existential, each question copied it.
+    public let functionType: any RuleFunction.Type
     public let functionName: String
     public let message: MessageTemplate?
     /// How the check reads a template's placeholders (the rule file's `templates:`).
@@ -133,16 +135,19 @@ public struct Rule: Sendable {
     public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
     ) {
-      self.init(field: field, function: function, functionName: functionName, options: FunctionOptions(), message: message, templates: templates)
+      self.init(
+        field: field, function: function, functionType: type(of: function), functionName: functionName, options: FunctionOptions(),
+        message: message, templates: templates)
     }
 
     init(
-      field: JSONPath?, function: any RuleFunction, functionName: String, options: FunctionOptions, message: MessageTemplate?,
-      templates: TemplateHandling, kind: Int32 = -1
+      field: JSONPath?, function: any RuleFunction, functionType: any RuleFunction.Type, functionName: String, options: FunctionOptions,
+      message: MessageTemplate?, templates: TemplateHandling, kind: Int32 = -1
     ) {
       self.kind = kind
       self.field = field
       self.function = function
+      self.functionType = functionType
       self.functionName = functionName
       self.options = options
       self.message = message
@@ -234,7 +239,7 @@ public struct Rule: Sendable {
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).
-  public var reportsSyntax: Bool { then.contains { type(of: $0.function) == ValidJSON.self } }
+  public var reportsSyntax: Bool { then.contains { $0.functionType == ValidJSON.self } }
 
   /// Whether `docs` is a web address (an https:// URL); else it is a page of the rule's
   /// repository by its path, which formats that need an absolute URI (SARIF's `helpUri`, LSP's
@@ -242,7 +247,7 @@ public struct Rule: Sendable {
   public static func isWebAddress(_ docs: String) -> Bool { docs.hasPrefix("https://") }
 
   /// Whether fcmlint reports this rule itself, outside a document's walk (see `ReportedByFcmlint`).
-  public var isReportedByFcmlint: Bool { then.contains { type(of: $0.function) == ReportedByFcmlint.self } }
+  public var isReportedByFcmlint: Bool { then.contains { $0.functionType == ReportedByFcmlint.self } }
 
   /// A diagnostic of this rule, with its severity and docs, that the reporting code places itself:
   /// the parser's syntax errors, and what `isReportedByFcmlint` rules report. `detail` fills the

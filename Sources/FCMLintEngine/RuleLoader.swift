@@ -75,11 +75,11 @@ public enum RuleLoader {
     var then: [Rule.Check] = []
     for item in try required("then").oneOrMany(what: "then") {
       let checks = try reader.checks(item)
-      for check in checks { placeholders.formUnion(type(of: check.function).placeholders) }
+      for check in checks { placeholders.formUnion(check.functionType.placeholders) }
       then += checks
     }
     if then.isEmpty { throw root.fail("'then' needs at least one check") }
-    let reportedByFcmlint = then.contains { type(of: $0.function) == ReportedByFcmlint.self }
+    let reportedByFcmlint = then.contains { $0.functionType == ReportedByFcmlint.self }
     if reportedByFcmlint {
       guard ReportedRules.all.contains(id) else {
         throw idValue.fail("fcmlint reports only \(ReportedRules.all.joined(separator: ", ")) itself ('\(ReportedByFcmlint.name)'), not '\(id)'")
@@ -245,7 +245,9 @@ struct RuleReader {
       try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
     }
     let templates = try fields["templates"].map(Self.templates) ?? self.templates
-    return fieldPaths.map { Rule.Check(field: $0, function: instance, functionName: name, options: options, message: message, templates: templates) }
+    return fieldPaths.map {
+      Rule.Check(field: $0, function: instance, functionType: function, functionName: name, options: options, message: message, templates: templates)
+    }
   }
 
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {

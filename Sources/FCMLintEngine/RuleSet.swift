@@ -61,15 +61,25 @@ public struct RuleSet: Sendable {
   }
 
   public mutating func add(_ rule: Rule) throws(ConfigurationError) {
-    if let existing = index[rule.id] {
+    // One look-up: the id's entry is read, or made for this rule, in place.
+    let next = rules.count
+    var existing: Int? = nil
+    func claim(_ place: inout Int) { if place != next { existing = place } }
+    claim(&index[rule.id, default: next])
+    if let existing {
       let other = rules[existing]
       let why = other.isBuiltin
         ? "it is a built-in rule's id; turn the built-in off in .fcmlint.yml and give yours a new id"
         : "it is already defined in \(other.source)"
       throw ConfigurationError(file: rule.source, line: rule.idLine, column: rule.idColumn, message: "duplicate rule id '\(rule.id)': \(why)")
     }
-    index[rule.id] = rules.count
     rules.append(rule)
+  }
+
+  /// Room for `count` more rules.
+  mutating func reserveCapacity(adding count: Int) {
+    rules.reserveCapacity(rules.count + count)
+    index.reserveCapacity(index.count + count)
   }
 
   public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }

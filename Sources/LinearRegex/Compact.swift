@@ -85,7 +85,9 @@ package struct CompactReader {
     return b
   }
 
-  @inlinable
+  // Always inlined: a start reads thousands of numbers, nearly all one byte long, and the call
+  // cost more than the read.
+  @inlinable @inline(__always)
   package mutating func uint() -> UInt64 {
     // Most numbers (counts, indices, tags) fit one byte; string numbers past 63 take two.
     if offset < end, base[offset] < 0x40 {

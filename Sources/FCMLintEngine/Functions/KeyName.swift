@@ -99,13 +99,15 @@ struct ASCIINames: Sendable {
 
   /// Nil when any option is not ASCII (canonical equivalence could then match an ASCII key).
   init?(renames: [String], forbidden: [String], prefixes: [String], allowed: [String]?) {
-    // Each list in place: joined, the lists' hundreds of names were copied at every start.
-    func isASCII(_ names: [String]) -> Bool { names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } }
-    guard isASCII(renames), isASCII(forbidden), isASCII(prefixes), isASCII(allowed ?? []) else { return nil }
+    // ASCII checked on the tables' bytes, once they are made: through each String's UTF-8
+    // view, byte by byte, the check cost half as much again as making the tables.
     self.renames = ByteNameSet(renames)
     self.forbidden = ByteNameSet(forbidden)
     self.prefixes = prefixes.map { Array($0.utf8) }
     self.allowed = allowed.map(ByteNameSet.init)
+    guard self.renames.isASCII, self.forbidden.isASCII, self.allowed?.isASCII ?? true,
+      self.prefixes.allSatisfy({ $0.allSatisfy { $0 < 0x80 } })
+    else { return nil }
     var low: UInt64 = 0, high: UInt64 = 0
     for prefix in self.prefixes {
       guard let first = prefix.first else { continue }
@@ -201,6 +203,9 @@ struct ByteNameSet: Sendable {
     self.bytes = bytes
     self.bounds = bounds
   }
+
+  /// Whether every name is ASCII.
+  var isASCII: Bool { bytes.allSatisfy { $0 < 0x80 } }
 
   func contains(_ key: ArraySlice<UInt8>) -> Bool {
     contains(key, hash: FNV1a.hash(key), folding: false)

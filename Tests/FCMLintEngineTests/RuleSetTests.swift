@@ -1,0 +1,48 @@
+import FCMLintBuiltinRules
+import FCMLintEngine
+import FCMLintRuleTestSupport
+import XCTest
+
+/// A rule set refuses a second rule with an id it has, at the id of the second, saying where
+/// the first is from; the set is unchanged by the refusal.
+final class RuleSetTests: XCTestCase {
+  static func rule(_ id: String) -> String {
+    """
+    id: \(id)
+    severity: warning
+    summary: A topic is set
+    description: The message names a topic.
+    docs: https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages
+    given: $.message
+    then:
+      field: "@.topic"
+      function: present
+    """
+  }
+
+  func testADuplicateIdIsRefusedWhereItIsWritten() throws {
+    var rules = RuleSet()
+    try rules.addFolder("mine", files: [(path: "mine/a.yml", text: Self.rule("topic-set"))])
+    XCTAssertThrowsError(try rules.addFolder("more", files: [(path: "more/b.yml", text: Self.rule("topic-set"))])) { error in
+      let error = error as? ConfigurationError
+      XCTAssertEqual(error?.file, "more/b.yml")
+      XCTAssertEqual(error?.line, 1)
+      XCTAssertEqual(error?.message, "duplicate rule id 'topic-set': it is already defined in mine/a.yml")
+    }
+    XCTAssertEqual(rules.rules.map(\.id), ["topic-set"])
+    XCTAssertEqual(rules.rule("topic-set")?.source, "mine/a.yml")
+  }
+
+  func testABuiltInIdIsRefusedForAUsersRule() throws {
+    var rules = try BuiltinPack.load()
+    let count = rules.rules.count
+    XCTAssertThrowsError(try rules.addFolder("mine", files: [(path: "mine/t.yml", text: Self.rule("topic-name"))])) { error in
+      XCTAssertEqual((error as? ConfigurationError)?.message.hasPrefix("duplicate rule id 'topic-name': it is a built-in rule's id"), true, "\(error)")
+    }
+    XCTAssertEqual(rules.rules.count, count)
+    XCTAssertEqual(rules.rule("topic-name")?.isBuiltin, true)
+    try rules.addFolder("mine", files: [(path: "mine/t.yml", text: Self.rule("topic-set"))])
+    XCTAssertEqual(rules.rule("topic-set")?.source, "mine/t.yml")
+    XCTAssertEqual(rules.rules.count, count + 1)
+  }
+}
