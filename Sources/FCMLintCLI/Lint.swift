@@ -331,12 +331,12 @@ extension LintSettings {
   }
 
   /// The rules a report lists (SARIF's tool rules): every linter's active rules, each once by
-  /// id. Gathered only when a report lists them: otherwise hashing and sorting every rule's id
-  /// is start-up work for nothing.
+  /// id (the format orders them). Gathered only when a report lists them: otherwise hashing
+  /// every rule's id is start-up work for nothing.
   private func listedRules(_ linters: [Linter]) -> [RuleDescriptor] {
     guard reports.contains(where: { $0.format.listsRules }) else { return [] }
     var listed = Set<String>()
-    return linters.flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.sorted { $0.id < $1.id }.map(RuleDescriptor.init)
+    return linters.flatMap(\.activeRules).filter { listed.insert($0.id).inserted }.map(RuleDescriptor.init)
   }
 
   /// One formatter and sink per report: standard output (or standard error, when it carries the

@@ -583,8 +583,7 @@ private struct PackReader {
       preconditionFailure("\(function.name) refuses the options the build gave it: \(error.message)")
     }
     return Rule.Check(
-      field: field, function: instance, functionType: function, functionName: function.name, options: options, message: message,
-      templates: templates, kind: kind)
+      field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates, kind: kind)
   }
 
   mutating func option() -> OptionValue {

@@ -135,19 +135,17 @@ public struct Rule: Sendable {
     public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
     ) {
-      self.init(
-        field: field, function: function, functionType: type(of: function), functionName: functionName, options: FunctionOptions(),
-        message: message, templates: templates)
+      self.init(field: field, function: function, functionName: functionName, options: FunctionOptions(), message: message, templates: templates)
     }
 
     init(
-      field: JSONPath?, function: any RuleFunction, functionType: any RuleFunction.Type, functionName: String, options: FunctionOptions,
-      message: MessageTemplate?, templates: TemplateHandling, kind: Int32 = -1
+      field: JSONPath?, function: any RuleFunction, functionName: String, options: FunctionOptions, message: MessageTemplate?,
+      templates: TemplateHandling, kind: Int32 = -1
     ) {
       self.kind = kind
       self.field = field
       self.function = function
-      self.functionType = functionType
+      functionType = type(of: function)
       self.functionName = functionName
       self.options = options
       self.message = message

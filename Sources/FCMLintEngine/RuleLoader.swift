@@ -245,9 +245,7 @@ struct RuleReader {
       try template(m, allowed: RuleLoader.enginePlaceholderNames.union(function.placeholders))
     }
     let templates = try fields["templates"].map(Self.templates) ?? self.templates
-    return fieldPaths.map {
-      Rule.Check(field: $0, function: instance, functionType: function, functionName: name, options: options, message: message, templates: templates)
-    }
+    return fieldPaths.map { Rule.Check(field: $0, function: instance, functionName: name, options: options, message: message, templates: templates) }
   }
 
   func options(_ value: DataValue?, for function: any RuleFunction.Type, at functionValue: DataValue) throws(ConfigurationError) -> FunctionOptions {

@@ -61,18 +61,14 @@ public struct RuleSet: Sendable {
   }
 
   public mutating func add(_ rule: Rule) throws(ConfigurationError) {
-    // One look-up: the id's entry is read, or made for this rule, in place.
-    let next = rules.count
-    var existing: Int? = nil
-    func claim(_ place: inout Int) { if place != next { existing = place } }
-    claim(&index[rule.id, default: next])
-    if let existing {
+    if let existing = index[rule.id] {
       let other = rules[existing]
       let why = other.isBuiltin
         ? "it is a built-in rule's id; turn the built-in off in .fcmlint.yml and give yours a new id"
         : "it is already defined in \(other.source)"
       throw ConfigurationError(file: rule.source, line: rule.idLine, column: rule.idColumn, message: "duplicate rule id '\(rule.id)': \(why)")
     }
+    index[rule.id] = rules.count
     rules.append(rule)
   }
 
