@@ -13,7 +13,7 @@ import LinearRegex
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 2
+  static let version: UInt64 = 3
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of

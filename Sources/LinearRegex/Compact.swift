@@ -149,8 +149,16 @@ extension LinearRegex {
   /// programs, the prefilter), not the parsed tree, which is parsed again from the source only
   /// if a replacement ever needs the NFA of a one-pass pattern.
   package func write(to out: inout CompactWriter) {
-    let c = compiled
     out.string(source)
+    // The rest after its length, so a start can step over it (`init(reading:)`).
+    var body = CompactWriter(strings: out.strings)
+    writeCompiled(to: &body)
+    out.count(body.bytes.count)
+    out.append(body.bytes)
+  }
+
+  private func writeCompiled(to out: inout CompactWriter) {
+    let c = compiled
     out.count(c.lookCount)
     out.count(c.classes.count)
     for set in c.classes { set.write(to: &out) }
@@ -221,9 +229,18 @@ extension LinearRegex {
     }
   }
 
-  /// Reads what `write(to:)` wrote.
+  /// Reads what `write(to:)` wrote: the source now, the compiled forms when the pattern is first
+  /// matched. The form must stay where it is for the life of the program (static data).
   package init(reading input: inout CompactReader) {
-    let source = input.string()
+    source = input.string()
+    let length = input.count()
+    precondition(input.offset + length <= input.end, "the compiled rule pack is cut short")
+    storage = Storage(readingLater: input)
+    input.offset += length
+  }
+
+  /// Reads what `writeCompiled(to:)` wrote.
+  static func readCompiled(_ input: inout CompactReader) -> Compiled {
     let lookCount = input.count()
     var classes: [CharSet] = []
     let classCount = input.count()
@@ -259,9 +276,9 @@ extension LinearRegex {
       for _ in 0..<startCount { starts.append(input.count()..<input.count()) }
       onePass = OnePass(classes: classes, consumers: consumers, entries: entries, looks: looks, starts: starts)
     } else {
-      nfa = Self.readPrograms(&input)
+      nfa = readPrograms(&input)
     }
-    let reversed = Self.readPrograms(&input)
+    let reversed = readPrograms(&input)
     var prefilter: RequiredLiterals? = nil
     if input.bool() {
       var needles: [[UInt8]] = []
@@ -292,8 +309,7 @@ extension LinearRegex {
       }
       dfa = DFA(classOf: classOf, classCount: classCount, next: next, matches: matches, matchesAtEnd: matchesAtEnd)
     }
-    self.source = source
-    compiled = Compiled(
+    return Compiled(
       prefilter: prefilter, classes: classes, tree: nil, lookCount: lookCount, onePass: onePass, nfa: nfa, reversedNFA: reversed, dfa: dfa)
   }
 

@@ -1,5 +1,7 @@
 // LinearRegex's public face: a pattern compiled once, asked whether and where it matches a text.
 
+import Synchronization
+
 /// Regular expressions for rule files, matched in time linear in the text (a Thompson NFA
 /// simulation), so no pattern a rule file holds can make a run hang on a long string, however it
 /// nests its quantifiers (`(a+)+$` included).
@@ -29,7 +31,59 @@ public struct LinearRegex: Sendable {
   static let maxInstructions = 4_096
   /// What the pattern compiled to, behind one reference, so that copying a regex (rules hand
   /// theirs around by value on every check) costs one retain rather than one per array.
-  let compiled: Compiled
+  let storage: Storage
+  var compiled: Compiled { storage.compiled }
+
+  /// The compiled forms, made with the regex or, for a pattern of the built-in pack, read from
+  /// the pack's static bytes when the pattern is first matched: a run reads only the patterns its
+  /// documents reach (reading them all at every start cost more than linting a small file:
+  /// docs/performance.md). Unchecked: the form it reads is the pack's static bytes, never
+  /// written, and the compiled forms are published through `slot` alone.
+  final class Storage: @unchecked Sendable {
+    private let ready: Compiled?
+    /// Where the compact form starts (for a pattern read when first matched).
+    private let form: CompactReader?
+    /// The compiled forms once read, retained here: threads that race to read them keep the
+    /// first one stored and drop their own.
+    private let slot = Atomic<UnsafeRawPointer?>(nil)
+
+    init(_ compiled: Compiled) {
+      ready = compiled
+      form = nil
+    }
+
+    init(readingLater form: CompactReader) {
+      ready = nil
+      self.form = form
+    }
+
+    deinit {
+      if let stored = slot.load(ordering: .acquiring) { Unmanaged<Compiled>.fromOpaque(stored).release() }
+    }
+
+    /// Whether the compiled forms are there (for tests).
+    var isRead: Bool { ready != nil || slot.load(ordering: .acquiring) != nil }
+
+    /// `body` with the compiled forms, read first if they are not yet. Borrowed, not retained:
+    /// taken out as a reference, each match retained them and copied out their matcher, whose
+    /// arrays were retained in turn (1.3 M more instructions over 500 files).
+    @inline(__always) func withCompiled<Result>(_ body: (Compiled) -> Result) -> Result {
+      if let ready { return body(ready) }
+      let stored = slot.load(ordering: .acquiring) ?? readNow()
+      return Unmanaged<Compiled>.fromOpaque(stored)._withUnsafeGuaranteedRef(body)
+    }
+
+    var compiled: Compiled { withCompiled { $0 } }
+
+    @inline(never) private func readNow() -> UnsafeRawPointer {
+      var input = form!
+      let mine = UnsafeRawPointer(Unmanaged.passRetained(LinearRegex.readCompiled(&input)).toOpaque())
+      let (stored, other) = slot.compareExchange(expected: nil, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+      if stored { return mine }
+      Unmanaged<Compiled>.fromOpaque(mine).release()
+      return other!
+    }
+  }
 
   /// The compiled forms of a pattern; immutable, so threads share it.
   final class Compiled: Sendable {
@@ -75,6 +129,16 @@ public struct LinearRegex: Sendable {
       self.reversedNFA = reversedNFA
       self.dfa = dfa
     }
+
+    func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      let input = UTF8Text(bytes: bytes)
+      if let onePass { return onePass.matches(input) }
+      // A table look-up per byte costs less than the prefilter's search.
+      if let dfa, let matched = dfa.matches(bytes) { return matched }
+      if let prefilter, !prefilter.found(in: bytes) { return false }
+      var run = Run(programs: nfa!, reversed: reversedNFA, classes: classes, text: input)
+      return run.search(program: 0, anchoredAt: nil)
+    }
   }
 
   var prefilter: RequiredLiterals? { compiled.prefilter }
@@ -119,12 +183,12 @@ public struct LinearRegex: Sendable {
       compiler.compile(tree)
       let prefilter = RequiredLiterals(tree, classes: parser.classes)
       let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
-      compiled = Compiled(
-        prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs, dfa: dfa)
+      storage = Storage(Compiled(
+        prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs, dfa: dfa))
     } else {
       // An anchored one-pass match stops at the first character that cannot go on, sooner
       // than a search for a required literal through the whole text: no prefilter.
-      compiled = Compiled(prefilter: nil, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: onePass, nfa: nil)
+      storage = Storage(Compiled(prefilter: nil, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: onePass, nfa: nil))
     }
   }
 
@@ -145,14 +209,7 @@ public struct LinearRegex: Sendable {
 
   /// Whether the pattern matches anywhere in a text given as its UTF-8 bytes (valid UTF-8).
   public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let compiled = compiled
-    let input = UTF8Text(bytes: bytes)
-    if let onePass = compiled.onePass { return onePass.matches(input) }
-    // A table look-up per byte costs less than the prefilter's search.
-    if let dfa = compiled.dfa, let matched = dfa.matches(bytes) { return matched }
-    if let prefilter = compiled.prefilter, !prefilter.found(in: bytes) { return false }
-    var run = Run(programs: compiled.nfa!, reversed: compiled.reversedNFA, classes: compiled.classes, text: input)
-    return run.search(program: 0, anchoredAt: nil)
+    storage.withCompiled { $0.matches(utf8: bytes) }
   }
 
   /// Whether the pattern matches anywhere in `text`, on the NFA whatever the pattern (for tests).

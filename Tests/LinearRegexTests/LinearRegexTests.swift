@@ -172,6 +172,39 @@ final class LinearRegexTests: XCTestCase {
     XCTAssertNil(try LinearRegex("[0-9]+x").onePass)
   }
 
+  /// A pattern read from its compact form (the built-in pack's) keeps only where its compiled
+  /// forms are and reads them when first matched: it answers as the pattern compiled from source,
+  /// threads that match it first at the same time each get the same compiled forms, and a pattern
+  /// no text reaches is never read. The form is written again as it was read.
+  func testCompactFormIsReadWhenFirstMatched() throws {
+    var writer = CompactWriter()
+    let compiled = try Self.patterns.map { try LinearRegex($0) }
+    for regex in compiled { regex.write(to: &writer) }
+    // Static data in the binary; here a copy that is never freed.
+    let bytes = writer.bytes
+    let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    copy.initialize(from: bytes, count: bytes.count)
+    var reader = CompactReader(copy, count: bytes.count, strings: writer.strings.list)
+    let read = Self.patterns.map { _ in LinearRegex(reading: &reader) }
+    XCTAssertEqual(reader.offset, bytes.count)
+    XCTAssertEqual(read.map(\.source), Self.patterns)
+    XCTAssertFalse(read.contains { $0.storage.isRead }, "nothing is read before a match")
+    let subjects = ["", "#1a73e8", "/topics/news", "https://e.com/a.png", "https://e.com/a.GIF?x", "www.e.com", "abcd", "xababy", "aaaa"]
+    let lock = NSLock()
+    nonisolated(unsafe) var answers = Array(repeating: [Bool](), count: 4)
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      let mine = read.map { regex in subjects.map { regex.matches($0) } }.flatMap { $0 }
+      lock.withLock { answers[thread] = mine }
+    }
+    let expected = compiled.map { regex in subjects.map { regex.matches($0) } }.flatMap { $0 }
+    XCTAssertEqual(lock.withLock { answers }, Array(repeating: expected, count: 4))
+    XCTAssertTrue(read.allSatisfy { $0.storage.isRead })
+    var again = CompactWriter()
+    for regex in read { regex.write(to: &again) }
+    XCTAssertEqual(again.bytes, bytes)
+    XCTAssertEqual(again.strings.list, writer.strings.list)
+  }
+
   /// Texts are read as UTF-8, a scalar at a time: multi-byte scalars count once for `.`,
   /// classes and counts, on both paths.
   func testNonASCIIText() throws {
