@@ -1,5 +1,6 @@
 import FCMLintJSON
 import LinearRegex
+import Synchronization
 
 /// The built-in pack as the build compiles it: every rule already read, checked and compiled
 /// (paths parsed, patterns compiled to their matchers, messages split into parts, options typed),
@@ -13,7 +14,7 @@ import LinearRegex
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 3
+  static let version: UInt64 = 4
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -121,6 +122,7 @@ public enum CompiledPack {
       resources.schemas[schema.name] = schema
     }
     reader.resources = resources
+    reader.tables = PackTables(base: base, count: count, strings: strings, paths: reader.paths, patterns: reader.patterns, resources: resources)
     let checkCount = reader.input.count()
     reader.checks.reserveCapacity(checkCount)
     for _ in 0..<checkCount { reader.checks.append(reader.checkBody()) }
@@ -265,12 +267,20 @@ private struct PackWriter {
     } else {
       main.bool(false)
     }
+    // The options after their length: a start steps over them, and the check's function is made
+    // from them when the check first runs (`FunctionSource`).
     let options = check.options.entries
+    let outer = main
+    main = CompactWriter(strings: strings)
     main.count(options.count)
     for (key, value) in options {
       main.string(key)
       write(value)
     }
+    let optionBytes = main.bytes
+    main = outer
+    main.count(optionBytes.count)
+    main.append(optionBytes)
     write(check.message)
     main.count(Rule.TemplateHandling.allCases.firstIndex(of: check.templates)!)
   }
@@ -472,11 +482,22 @@ private struct PackReader {
   var patterns: [CompiledPattern] = []
   var checks: [Rule.Check] = []
   var resources = RuleResources()
+  /// What checks read their options with, when they are first run.
+  var tables: PackTables?
 
   init(base: UnsafePointer<UInt8>, count: Int, strings: [String]) {
     self.base = base
     self.count = count
     input = CompactReader(base, count: count, strings: strings)
+  }
+
+  /// A reader of a check's options at `offset`.
+  init(tables: PackTables, offset: Int) {
+    self.init(base: tables.base, count: tables.count, strings: tables.strings)
+    input.offset = offset
+    paths = tables.paths
+    patterns = tables.patterns
+    resources = tables.resources
   }
 
   mutating func schema() -> Schema {
@@ -565,6 +586,17 @@ private struct PackReader {
     let kind = Int32(input.count())
     let function = FunctionRegistry.all[input.count()]
     let field = input.bool() ? path() : nil
+    let optionsLength = input.count()
+    precondition(input.offset + optionsLength <= count, "the compiled rule pack is cut short")
+    let source = FunctionSource(reading: tables!, at: input.offset, functionType: function)
+    input.offset += optionsLength
+    let message = template()
+    let templates = Rule.TemplateHandling.allCases[input.count()]
+    return Rule.Check(field: field, functionSource: source, functionType: function, message: message, templates: templates, kind: kind)
+  }
+
+  /// A check's options (see `PackWriter.writeBody`).
+  mutating func options() -> FunctionOptions {
     var options = FunctionOptions(resources: resources)
     let optionCount = input.count()
     if optionCount > 0 {
@@ -574,16 +606,7 @@ private struct PackReader {
         options.entries.append((key, option()))
       }
     }
-    let message = template()
-    let templates = Rule.TemplateHandling.allCases[input.count()]
-    let instance: any RuleFunction
-    do {
-      instance = try function.init(options: options)
-    } catch {
-      preconditionFailure("\(function.name) refuses the options the build gave it: \(error.message)")
-    }
-    return Rule.Check(
-      field: field, function: instance, functionName: function.name, options: options, message: message, templates: templates, kind: kind)
+    return options
   }
 
   mutating func option() -> OptionValue {
@@ -742,5 +765,143 @@ private struct PackReader {
       node = .scalar(input.string(), kinds[tag], quoted: quoted)
     }
     return DataValue(node: node, file: file, line: line, column: column)
+  }
+}
+
+/// What a check of the pack needs to read its options when it first runs: the pack's bytes (static
+/// data, never written) and the paths, patterns and schemas its options refer to by number.
+final class PackTables: @unchecked Sendable {
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  let strings: [String]
+  let paths: [JSONPath]
+  let patterns: [CompiledPattern]
+  let resources: RuleResources
+
+  init(base: UnsafePointer<UInt8>, count: Int, strings: [String], paths: [JSONPath], patterns: [CompiledPattern], resources: RuleResources) {
+    self.base = base
+    self.count = count
+    self.strings = strings
+    self.paths = paths
+    self.patterns = patterns
+    self.resources = resources
+  }
+}
+
+/// A check's function and the options it was made with: made with the check (a rule file's), or,
+/// for a check of the built-in pack, made from the pack when the check first runs. A start then
+/// makes no function (making them all cost more than linting a small file, and a document runs
+/// a few dozen of the pack's checks: docs/performance.md). Threads that race to make one keep
+/// the first stored and drop their own.
+final class FunctionSource: @unchecked Sendable {
+  final class Made: Sendable {
+    let function: any RuleFunction
+    let options: FunctionOptions
+
+    init(function: any RuleFunction, options: FunctionOptions) {
+      self.function = function
+      self.options = options
+    }
+  }
+
+  private let ready: Made?
+  private let tables: PackTables?
+  private let offset: Int
+  private let functionType: (any RuleFunction.Type)?
+  private let slot = Atomic<UnsafeRawPointer?>(nil)
+
+  init(_ made: Made) {
+    ready = made
+    tables = nil
+    offset = 0
+    functionType = nil
+  }
+
+  init(reading tables: PackTables, at offset: Int, functionType: any RuleFunction.Type) {
+    ready = nil
+    self.tables = tables
+    self.offset = offset
+    self.functionType = functionType
+  }
+
+  deinit {
+    if let stored = slot.load(ordering: .acquiring) { Unmanaged<Made>.fromOpaque(stored).release() }
+  }
+
+  /// Whether the function is made (for tests).
+  var isMade: Bool { ready != nil || slot.load(ordering: .acquiring) != nil }
+
+  /// The function and its options, made first if they are not yet.
+  var made: Made { ready ?? Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow()).takeUnretainedValue() }
+
+  /// What the lint plan holds for the check: the function once it is made; before, a stand-in
+  /// (`LazyFunction`) and this source, which the plan calls directly (`findings(_:_:in:)`) as
+  /// long as the rule that holds the check keeps the source.
+  var forPlan: (function: any RuleFunction, lazy: Unmanaged<FunctionSource>?) {
+    if let ready { return (ready.function, nil) }
+    if let stored = slot.load(ordering: .acquiring) { return (Unmanaged<Made>.fromOpaque(stored).takeUnretainedValue().function, nil) }
+    return (LazyFunction(source: self), Unmanaged.passUnretained(self))
+  }
+
+  /// The function's findings for one target. Neither the source nor what it made is retained: the
+  /// plan calls a check's function through here for every node it reaches.
+  @inline(__always) static func findings(_ source: Unmanaged<FunctionSource>, _ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    source._withUnsafeGuaranteedRef { $0.findings(target, in: context) }
+  }
+
+  /// Whether the function finds nothing for one target (see `findings(_:_:in:)`).
+  @inline(__always) static func passes(_ source: Unmanaged<FunctionSource>, _ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    source._withUnsafeGuaranteedRef { $0.passes(target, in: context) }
+  }
+
+  @inline(__always) func findings(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    if let ready { return ready.function.check(target, in: context) }
+    return Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow())._withUnsafeGuaranteedRef { $0.function.check(target, in: context) }
+  }
+
+  @inline(__always) func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    if let ready { return ready.function.passes(target, in: context) }
+    return Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow())._withUnsafeGuaranteedRef { $0.function.passes(target, in: context) }
+  }
+
+  @inline(never) private func makeNow() -> UnsafeRawPointer {
+    var reader = PackReader(tables: tables!, offset: offset)
+    let options = reader.options()
+    let function: any RuleFunction
+    do {
+      function = try functionType!.init(options: options)
+    } catch {
+      preconditionFailure("\(functionType!.name) refuses the options the build gave it: \(error.message)")
+    }
+    let mine = UnsafeRawPointer(Unmanaged.passRetained(Made(function: function, options: options)).toOpaque())
+    let (stored, other) = slot.compareExchange(expected: nil, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+    if stored { return mine }
+    Unmanaged<Made>.fromOpaque(mine).release()
+    return other!
+  }
+}
+
+/// A check of the pack whose function is not made yet, as the lint plan holds it (the plan calls
+/// the source itself; a call through this goes to the function the source makes on the first).
+/// Not a function rule files name (it is in no registry); the plan reads a check's static traits
+/// from the function's own type.
+struct LazyFunction: RuleFunction {
+  static let name = "(made when first called)"
+  static let summary = ""
+  static let options: [OptionSpec] = []
+  let source: FunctionSource
+
+  init(source: FunctionSource) { self.source = source }
+
+  init(options: FunctionOptions) throws(OptionError) {
+    throw OptionError("made only from the compiled pack")
+  }
+
+  func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    source.findings(target, in: context)
+  }
+
+  func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    source.passes(target, in: context)
   }
 }

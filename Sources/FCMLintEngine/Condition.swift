@@ -57,12 +57,33 @@ struct LintPlan {
     /// (`if let field`) copied the path, a retain and a release on every call.
     let path: JSONPath
     let hasField: Bool
+    /// The check's function, or its stand-in until it is made (see `lazy`). A value in the struct
+    /// (not an object's), so the loop borrows the check in place (`LintPlan`).
     let function: any RuleFunction
     let templates: FCMLintEngine.Rule.TemplateHandling
     /// `function`'s `ignoresMissing`: the check runs only where its field leads to a node.
     let ignoresMissing: Bool
     /// `function`'s `failsWhereMissing`: as a condition, it fails where its field leads nowhere.
     let failsWhereMissing: Bool
+    /// `function`'s `readsTemplates`.
+    let readsTemplates: Bool
+    /// For a check of the built-in pack whose function is made when first called, its source,
+    /// called directly rather than through `function`, its stand-in (the rule keeps it).
+    let lazy: Unmanaged<FunctionSource>?
+
+    /// The function's findings for one target.
+    @inline(__always)
+    func functionFindings(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+      if let lazy { return FunctionSource.findings(lazy, target, in: context) }
+      return function.check(target, in: context)
+    }
+
+    /// Whether the function finds nothing for one target.
+    @inline(__always)
+    func functionPasses(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+      if let lazy { return FunctionSource.passes(lazy, target, in: context) }
+      return function.passes(target, in: context)
+    }
   }
 
   /// A `when` condition; an `anyOf`'s and a `not`'s operands are `operands` of `conditions`.
@@ -135,9 +156,11 @@ struct LintPlan {
         numbers[identity] = number
       }
       if number == checks.count {
+        let (function, lazy) = check.functionSource.forPlan
         checks.append(Check(
-          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: check.function, templates: check.templates,
-          ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing))
+          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
+          ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing,
+          readsTemplates: check.functionType.readsTemplates, lazy: lazy))
         conditionUses.append(0)
         thenUses.append(0)
       }
@@ -339,33 +362,33 @@ extension LintPlan.Check {
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {
-    guard hasField else { return function.passes(.found(context.given), in: context) }
+    guard hasField else { return functionPasses(.found(context.given), in: context) }
     if ignoresMissing {
       // Only what is there can fail.
       if path.isSingular {
         guard let id = path.resolveNode(in: context.document, from: context.given) else { return true }
-        return function.passes(.found(id), in: context)
+        return functionPasses(.found(id), in: context)
       }
       var clean = true
       path.forEachNode(in: context.document, from: context.given) { id in
-        if clean, !function.passes(.found(id), in: context) { clean = false }
+        if clean, !functionPasses(.found(id), in: context) { clean = false }
       }
       return clean
     }
     if failsWhereMissing, path.isSingular {
       guard let id = path.resolveNode(in: context.document, from: context.given) else { return false }
-      return function.passes(.found(id), in: context)
+      return functionPasses(.found(id), in: context)
     }
     if path.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
       // reads as absent, as the functions of `then` see it; read as passing, every condition on
       // one held (an image rule fired on a part without any image).
       let target = path.resolveOne(in: context.document, from: context.given) ?? .missing(nearest: JSONDocument.root, missing: "")
-      return function.passes(target, in: context)
+      return functionPasses(target, in: context)
     }
     var clean = true
     path.forEachResolution(in: context.document, from: context.given) { target in
-      if clean, !function.passes(target, in: context) { clean = false }
+      if clean, !functionPasses(target, in: context) { clean = false }
     }
     return clean
   }
@@ -380,19 +403,19 @@ extension LintPlan.Check {
     if ignoresMissing, hasField {
       if path.isSingular {
         guard let id = path.resolveNode(in: context.document, from: node) else { return }
-        let findings = function.check(.found(id), in: context)
+        let findings = functionFindings(.found(id), in: context)
         for finding in findings { found.append((rule, check, finding, node)) }
         return
       }
       path.forEachNode(in: context.document, from: node) { id in
-        for finding in function.check(.found(id), in: context) { found.append((rule, check, finding, node)) }
+        for finding in functionFindings(.found(id), in: context) { found.append((rule, check, finding, node)) }
       }
       return
     }
     // Most fields lead to one place: resolve it directly, without a walk and its closure.
     if hasField, !path.isSingular {
       path.forEachResolution(in: context.document, from: node) { target in
-        for finding in function.check(target, in: context) { found.append((rule, check, finding, node)) }
+        for finding in functionFindings(target, in: context) { found.append((rule, check, finding, node)) }
       }
       return
     }
@@ -403,7 +426,7 @@ extension LintPlan.Check {
     } else {
       target = .found(node)
     }
-    let findings = function.check(target, in: context)
+    let findings = functionFindings(target, in: context)
     if !findings.isEmpty {
       for finding in findings { found.append((rule, check, finding, node)) }
     }

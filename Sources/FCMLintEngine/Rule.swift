@@ -118,7 +118,7 @@ public struct Rule: Sendable {
   /// absolute with `$`; the `given` node itself when absent).
   public final class Check: Sendable {
     public let field: JSONPath?
-    public let function: any RuleFunction
+    public var function: any RuleFunction { functionSource.made.function }
     /// `function`'s type, kept apart: asked of the existential, each question copied it.
     public let functionType: any RuleFunction.Type
     public let functionName: String
@@ -127,10 +127,13 @@ public struct Rule: Sendable {
     public let templates: TemplateHandling
     /// The options `function` was made with, as the loader checked them (what the compiled pack
     /// keeps of a check, and what tells two checks that do the same apart from two that do not).
-    let options: FunctionOptions
+    var options: FunctionOptions { functionSource.made.options }
     /// In the compiled pack, the number shared by the checks that do the same (equal
     /// `signature`); -1 for a check loaded from a rule file.
     let kind: Int32
+    /// The function and its options, made with the check, or for the built-in pack when the
+    /// check first runs (`FunctionSource`).
+    let functionSource: FunctionSource
 
     public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
@@ -144,10 +147,23 @@ public struct Rule: Sendable {
     ) {
       self.kind = kind
       self.field = field
-      self.function = function
+      functionSource = FunctionSource(FunctionSource.Made(function: function, options: options))
       functionType = type(of: function)
       self.functionName = functionName
-      self.options = options
+      self.message = message
+      self.templates = templates
+    }
+
+    /// A check whose function `functionSource` makes when first asked for.
+    init(
+      field: JSONPath?, functionSource: FunctionSource, functionType: any RuleFunction.Type, message: MessageTemplate?,
+      templates: TemplateHandling, kind: Int32
+    ) {
+      self.kind = kind
+      self.field = field
+      self.functionSource = functionSource
+      self.functionType = functionType
+      functionName = functionType.name
       self.message = message
       self.templates = templates
     }

@@ -64,14 +64,14 @@ extension LintPlan.Check {
           undecided = true
           return
         }
-        if !type(of: function).readsTemplates, needsRenderings(id, document) {
+        if !readsTemplates, needsRenderings(id, document) {
           let rendered = checkRenderings(target, context)
           findings += rendered.findings
           if rendered.undecided { undecided = true }
           return
         }
       }
-      for finding in function.check(target, in: context) {
+      for finding in functionFindings(target, in: context) {
         if Self.isUncertain(finding, document) {
           undecided = true
         } else {
@@ -116,7 +116,7 @@ extension LintPlan.Check {
     var perRendering: [[Finding]] = []
     for var rendering in renderings {
       rendering.given = context.given
-      perRendering.append(function.check(target, in: rendering).filter { !Self.isUncertain($0, rendering.document) })
+      perRendering.append(functionFindings(target, in: rendering).filter { !Self.isUncertain($0, rendering.document) })
     }
     // Worded as the rendering with the most ordinary sample ("x") says it.
     let wording = TemplateSamples.wording < perRendering.count ? TemplateSamples.wording : 0

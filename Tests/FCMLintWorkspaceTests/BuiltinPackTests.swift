@@ -44,6 +44,37 @@ final class BuiltinPackTests: XCTestCase {
     }
   }
 
+  /// A check of the pack makes its function when it first runs, not at the start: a lint of
+  /// a small message makes a few, and threads that lint at once on a fresh pack each report what
+  /// one thread does, every check made once.
+  func testPackChecksAreMadeWhenFirstRun() throws {
+    let message = Array(#"{"message": {"topic": "news", "data": {"from": "x", "google.id": "1"}, "notification": {"title": "Hi"}}}"#.utf8)
+    let reference = Linter(rules: builtinRules()).lint(bytes: message, file: "m.json")
+    XCTAssertEqual(reference.map(\.rule), ["data-reserved-key", "data-reserved-key"])
+    let pack = builtinRules()
+    func checks(of condition: Rule.Condition) -> [Rule.Check] {
+      switch condition {
+      case .check(let check): return [check]
+      case .anyOf(let conditions): return conditions.flatMap(checks)
+      case .not(let condition): return checks(of: condition)
+      }
+    }
+    let checks = pack.rules.flatMap { rule in rule.then + rule.when.flatMap(checks) }
+    XCTAssertFalse(checks.contains { $0.functionSource.isMade }, "a start makes no function")
+    let linter = Linter(rules: pack)
+    XCTAssertFalse(checks.contains { $0.functionSource.isMade }, "nor does a linter")
+    let lock = NSLock()
+    nonisolated(unsafe) var results: [[Diagnostic]] = []
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      let found = linter.lint(bytes: message, file: "m.json")
+      lock.withLock { results.append(found) }
+    }
+    XCTAssertEqual(results, Array(repeating: reference, count: 4))
+    let made = checks.filter { $0.functionSource.isMade }.count
+    XCTAssertGreaterThan(made, 0)
+    XCTAssertLessThan(made, checks.count / 2, "a small message runs few of the pack's checks")
+  }
+
   func testEmbeddedPackKeepsEveryCompiledPart() throws {
     // What the form keeps of a rule beyond what it reports on the corpus: conditions, options,
     // messages of checks, fixes, and the aliases a user's rules may use.
