@@ -36,7 +36,8 @@
 #     for every tool: a 1 MiB command line, which holds 20,000 such names, so each tool starts once.
 #     The files are in the page cache (the warm-up reads them), as in a pre-commit hook or CI.
 #  6. Single-file latency: the median of RUNS interleaved runs (shuffled the same way) of fcmlint --format json, jq empty
-#     and check-jsonschema on one small request (the first file under 700 bytes).
+#     and check-jsonschema on one small request (the first file under 700 bytes), and of
+#     fcmlint --version (the binary's start alone, the floor of any run).
 #     Then `fcmlint --ndjson` on the set ten times over as one stream (a document per line).
 #  7. Peak RSS (GNU time's %M) of fcmlint on 10% and on all of the set, and of jq and
 #     check-jsonschema on all of it.
@@ -163,6 +164,8 @@ BULK_fcmlint_tenth="'$BIN' --format json part-0 > /dev/null"
 run_jq() { bash -c "$BULK_jq"; }
 run_cjs() { bash -c "$BULK_cjs"; }
 ONE_fcmlint=("$BIN" --format json "$SMALL")
+# The same binary starting and printing its version: what any run pays before it reads a rule.
+ONE_version=("$BIN" --version)
 ONE_jq=(jq empty "$SMALL")
 ONE_cjs=(check-jsonschema --schemafile "$SCHEMA" "$SMALL")
 ONE_rs=(python3 "$RS_DRIVER" "$SCHEMA" "$SMALL")
@@ -239,7 +242,7 @@ for (( r = 0; r < ROUNDS; r++ )); do
 done
 
 # 6. Single file.
-if [[ $MODE == full ]]; then ONE=(fcmlint jq rs ajv cjs); else ONE=(fcmlint); fi
+if [[ $MODE == full ]]; then ONE=(fcmlint version jq rs ajv cjs); else ONE=(fcmlint version); fi
 log "single-file latency: $RUNS runs on $SMALL ($SMALL_BYTES bytes)"
 for tool in "${ONE[@]}"; do var="ONE_$tool[@]"; "${!var}" > /dev/null; done
 for (( r = 0; r < RUNS; r++ )); do
@@ -365,7 +368,7 @@ print()
 one, one_cpu = med("single", "fcmlint"), cpu("single", "fcmlint")
 print("| single file (%s bytes) | wall median | min | max | CPU median | wall ÷ fcmlint | CPU ÷ fcmlint |" % e["SMALL_BYTES"])
 print("|---|---:|---:|---:|---:|---:|---:|")
-for key, label in [("fcmlint", "**fcmlint --format json FILE**"), ("jq", "jq empty FILE"), ("rs", "jsonschema-rs S FILE"),
+for key, label in [("fcmlint", "**fcmlint --format json FILE**"), ("version", "fcmlint --version (its start alone)"), ("jq", "jq empty FILE"), ("rs", "jsonschema-rs S FILE"),
                    ("ajv", "ajv S FILE"), ("cjs", "check-jsonschema --schemafile S FILE")]:
     v = rows.get(("single", key))
     if v:
