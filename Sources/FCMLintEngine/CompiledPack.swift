@@ -838,8 +838,7 @@ final class FunctionSource: @unchecked Sendable {
   /// (`LazyFunction`) and this source, which the plan calls directly (`findings(_:_:in:)`) as
   /// long as the rule that holds the check keeps the source.
   var forPlan: (function: any RuleFunction, lazy: Unmanaged<FunctionSource>?) {
-    if let ready { return (ready.function, nil) }
-    if let stored = slot.load(ordering: .acquiring) { return (Unmanaged<Made>.fromOpaque(stored).takeUnretainedValue().function, nil) }
+    if isMade { return (made.function, nil) }
     return (LazyFunction(source: self), Unmanaged.passUnretained(self))
   }
 
