@@ -39,8 +39,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     let anchor: Anchor
     let segments: [Segment]
     let description: String
-    /// Per segment, the name as a missing member (for `Resolution.missing`).
-    let missing: [String]
+    /// Segment `i`'s name as a missing member (for `Resolution.missing`). Made when asked, not
+    /// stored: most paths never report one, and every path of the pack is made at each start.
+    func missing(_ i: Int) -> String {
+      switch segments[i] {
+      case .member(let name, _): return name
+      case .index(let index): return String(index)
+      case .wildcard: return "*"
+      }
+    }
 
     struct Step {
       enum Kind: UInt8 { case member, index, wildcard }
@@ -63,28 +70,24 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       self.description = description
       count = segments.count
       hasWildcard = segments.contains(.wildcard)
-      var steps: [Step] = [], names = JSONDocument.NameTable(), missing: [String] = []
+      var steps: [Step] = [], names = JSONDocument.NameTable()
       steps.reserveCapacity(segments.count)
-      missing.reserveCapacity(segments.count)
       names.reserveCapacity(2 * description.utf8.count)  // each name and its alternate spelling at most
       for segment in segments {
         var step = Step(kind: .wildcard, name: nil, alternate: nil, index: 0)
         switch segment {
-        case .member(let name, let nameBytes):
+        case .member(_, let nameBytes):
           step.kind = .member
           step.name = names.add(nameBytes)
           if nameBytes.contains(UInt8(ascii: "_")) { step.alternate = names.add(JSONPath.lowerCamelCase(utf8: nameBytes)) }
-          missing.append(name)
         case .index(let index):
           step.kind = .index
           step.index = Int32(index)
-          missing.append(String(index))
         case .wildcard:
-          missing.append("*")
+          break
         }
         steps.append(step)
       }
-      self.missing = missing
       self.steps = steps
       self.names = names
     }
@@ -297,7 +300,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       }
     }
     while i < s.count {
-      guard let child = s.child(i, of: node, in: document) else { return .missing(nearest: node, missing: s.missing[i]) }
+      guard let child = s.child(i, of: node, in: document) else { return .missing(nearest: node, missing: s.missing(i)) }
       node = child
       i += 1
     }
@@ -363,7 +366,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         for child in document.children(node) { walk(document, from: child, segment: i + 1, visit) }
         return
       }
-      guard let child = s.child(i, of: node, in: document) else { return visit(.missing(nearest: node, missing: s.missing[i])) }
+      guard let child = s.child(i, of: node, in: document) else { return visit(.missing(nearest: node, missing: s.missing(i))) }
       node = child
       i += 1
     }

@@ -78,7 +78,9 @@ public struct Linter: Sendable {
     let all = ruleSet.rules
     var active: [Rule] = []
     active.reserveCapacity(all.count)
-    for i in all.indices.sorted(by: { all[$0].id < all[$1].id }) {
+    // The built-in pack comes in id order: checked in one pass, not sorted again.
+    let inOrder = all.indices.dropFirst().allSatisfy { all[$0 - 1].id < all[$0].id }
+    for i in inOrder ? Array(all.indices) : all.indices.sorted(by: { all[$0].id < all[$1].id }) {
       guard !severities.isEmpty, let override = severities[all[i].id] else {
         active.append(all[i])
         continue

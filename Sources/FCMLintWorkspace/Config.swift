@@ -634,6 +634,22 @@ public enum Path {
     return String(path[..<slash])
   }
 
+  /// Whether `directory(of: path)` is `folder`, asked without making a String: a walk hands
+  /// over a folder's files one after another, and each asks it of the folder before.
+  public static func isEntry(_ path: String, of folder: String) -> Bool {
+    let answer = path.utf8.withContiguousStorageIfAvailable { file in
+      folder.utf8.withContiguousStorageIfAvailable { folder -> Bool in
+        let slash = UInt8(ascii: "/")
+        var last = -1
+        for i in file.indices where file[i] == slash { last = i }
+        if last < 0 { return folder.count == 1 && folder[0] == UInt8(ascii: ".") }
+        if last == 0 { return folder.count == 1 && folder[0] == slash }
+        return last == folder.count && file[..<last].elementsEqual(folder)
+      }
+    }
+    return (answer ?? nil) ?? (directory(of: path) == folder)
+  }
+
   /// `path` made absolute against the working directory, with `.` and `..` resolved textually.
   public static func absolute(_ path: String) -> String {
     let full = path.utf8.first == UInt8(ascii: "/") ? path : FileSystem.currentDirectory() + "/" + path

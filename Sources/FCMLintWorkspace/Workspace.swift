@@ -114,9 +114,9 @@ public final class Workspace {
 
   /// The index in `linters` of the linter for `file`.
   public func linter(forFile file: String) throws(ConfigurationError) -> Int {
-    let folder = Path.directory(of: file)
     // A walk hands over a folder's files one after another.
-    if let last = lastFolder, last.folder == folder { return last.linter }
+    if let last = lastFolder, Path.isEntry(file, of: last.folder) { return last.linter }
+    let folder = Path.directory(of: file)
     if let known = folderLinter[folder] {
       lastFolder = (folder, known)
       return known

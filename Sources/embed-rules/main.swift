@@ -176,7 +176,10 @@ for file in ruleFiles where file != aliasesPath {
   }
 }
 
-let pack = CompiledPack.write(rules: rules, documentation: documentation, aliases: aliases, resources: resources)
+// In id order, the order a linter applies them in: a start then finds them sorted, and sorts nothing.
+let byID = rules.indices.sorted { rules[$0].id < rules[$1].id }
+let pack = CompiledPack.write(
+  rules: byID.map { rules[$0] }, documentation: byID.map { documentation[$0] }, aliases: aliases, resources: resources)
 if let problem = CompiledPack.checkRoundTrip(pack) { fail("embed-rules: the compiled pack does not read back as written: \(problem)") }
 
 var source = """

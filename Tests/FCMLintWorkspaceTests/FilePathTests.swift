@@ -21,4 +21,15 @@ final class FilePathTests: XCTestCase {
     XCTAssertEqual(Path.absolute("."), here)
     XCTAssertEqual(Path.absolute(""), here)
   }
+
+  /// `isEntry(_:of:)`, which a walk asks of each file, agrees with `directory(of:)` made into a String.
+  func testIsEntryAgreesWithTheDirectoryOfAPath() {
+    let paths = ["a.json", "./a.json", "a/b.json", "a/b/c.json", "/a.json", "//a.json", "/a/b.json", "ré/ü.json", "a//b.json", "a/", "/", "."]
+    let folders = [".", "/", "a", "a/b", "./", "ré", "a/", "/a", "", "//"]
+    for path in paths {
+      for folder in folders {
+        XCTAssertEqual(Path.isEntry(path, of: folder), Path.directory(of: path) == folder, "\(path) in \(folder)")
+      }
+    }
+  }
 }
