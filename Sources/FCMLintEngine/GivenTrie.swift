@@ -35,14 +35,17 @@ struct GivenTrie: Sendable {
     // The trie as linked lists first (no array per node): a node's first child and next
     // sibling, the slots ending at it, and the segment leading to it (a path's storage and depth).
     var firstChild: [Int32] = [-1], nextSibling: [Int32] = [-1], firstSlot: [Int32] = [-1]
-    var via: [(storage: JSONPath.Storage, depth: Int)] = [(paths.first?.storage ?? JSONPath.Storage(anchor: .root, segments: [], description: "$"), 0)]
+    // The segment leading to a node: `paths[viaPath[node]]`'s at `viaDepth[node]` (the root's is
+    // never read). Two arrays of a type every start has, not an array of tuples: each element
+    // type an array is first made with costs the runtime 7 K instructions to set up.
+    var viaPath: [Int32] = [0], viaDepth: [Int32] = [0]
     var nextSlot = [Int32](repeating: -1, count: paths.count), lastSlot: [Int32] = [-1]
     for (slot, path) in paths.enumerated() {
       let storage = path.storage
       var node = 0
       for depth in 0..<storage.count {
         var child = Int(firstChild[node]), last = -1
-        while child >= 0, !Self.same(via[child], (storage, depth)) {
+        while child >= 0, !Self.same((paths[Int(viaPath[child])].storage, Int(viaDepth[child])), (storage, depth)) {
           last = child
           child = Int(nextSibling[child])
         }
@@ -52,7 +55,8 @@ struct GivenTrie: Sendable {
           nextSibling.append(-1)
           firstSlot.append(-1)
           lastSlot.append(-1)
-          via.append((storage, depth))
+          viaPath.append(Int32(slot))
+          viaDepth.append(Int32(depth))
           if last < 0 { firstChild[node] = Int32(child) } else { nextSibling[last] = Int32(child) }
         }
         node = child
@@ -87,7 +91,7 @@ struct GivenTrie: Sendable {
       }
       var child = Int(firstChild[node])
       while child >= 0 {
-        let (storage, depth) = via[child]
+        let storage = paths[Int(viaPath[child])].storage, depth = Int(viaDepth[child])
         var step = storage.steps[depth]
         step.name = step.name.map { names.add(storage.names[$0]) }
         step.alternate = step.alternate.map { names.add(storage.names[$0]) }

@@ -97,23 +97,22 @@ public struct Schema: Sendable {
       var names = JSONDocument.NameTable()
       // Each type's table size first, so the tables are allocated once (grown by appending,
       // they were copied three times over at every start).
-      let sizes = messageTypes.map { type -> (size: Int, bits: UInt64) in
+      // Sizes alone (powers of two, whose log2 is the bits a slot takes): an array of tuples
+      // costs the runtime 7 K instructions to set up its type, once per start.
+      let sizes = messageTypes.map { type -> Int in
         var count = 0
         for f in type.fields { count += f.json == f.proto ? 1 : 2 }
-        var size = 8, bits: UInt64 = 3
-        while size < count * 2 {
-          size *= 2
-          bits += 1
-        }
-        return (size, bits)
+        var size = 8
+        while size < count * 2 { size *= 2 }
+        return size
       }
       tables.reserveCapacity(messageTypes.count)
-      slots.reserveCapacity(sizes.reduce(0) { $0 + $1.size })
+      slots.reserveCapacity(sizes.reduce(0, +))
       shapes.reserveCapacity(messageTypes.reduce(0) { $0 + $1.fields.count })
       names.reserveCapacity(messageTypes.reduce(0) { total, type in type.fields.reduce(total) { $0 + $1.json.utf8.count + $1.proto.utf8.count } })
-      for (type, (size, bits)) in zip(messageTypes, sizes) {
+      for (type, size) in zip(messageTypes, sizes) {
         let fields = type.fields
-        let base = slots.count, shift = 64 - bits
+        let base = slots.count, shift = UInt64(64 - size.trailingZeroBitCount)
         tables.append(Table(slots: Int32(base), mask: Int32(size - 1), shift: shift, shapes: Int32(shapes.count)))
         slots += repeatElement(Slot(hash: 0, field: -1, name: nil), count: size)
         // Each name once, with the last field that has it (as `byName`): the fields from last
