@@ -113,7 +113,10 @@ public enum FCMLintCommand {
     // Help wherever it is asked for, before anything is checked.
     // A file named `--help` (a hook passes staged names after its arguments) is not a request
     // for help: the argument reader refuses it as both an option and a file.
-    let beforeSeparator = rest.prefix { $0 != "--" }.filter { FileSystem.kind($0) == .missing }
+    // Only those words are looked for on disk: a hook's or xargs' thousands of file names are not.
+    let beforeSeparator = rest.prefix { $0 != "--" }.filter {
+      ($0 == "-h" || $0 == "--help" || $0 == versionOption.name) && FileSystem.kind($0) == .missing
+    }
     if command.name != "help", beforeSeparator.contains("-h") || beforeSeparator.contains("--help") {
       Console.out(help(for: named == nil ? "" : command.name))
       return ExitStatus.clean.rawValue

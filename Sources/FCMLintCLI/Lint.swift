@@ -17,6 +17,25 @@ import FCMLintWorkspace
 /// `fcmlint [lint] [options] PATH...`.
 extension LintSettings {
   static let usage = "fcmlint [lint] [<options>] <path> ..."
+  /// A name's bytes as big-endian words, the last padded with zeros: word by word, names sort as
+  /// their bytes do (a file name holds no NUL byte), eight bytes a step.
+  static func sortWords(_ name: String) -> [UInt64] {
+    var words: [UInt64] = []
+    words.reserveCapacity((name.utf8.count + 7) / 8)
+    var word: UInt64 = 0, filled = 0
+    for byte in name.utf8 {
+      word = word << 8 | UInt64(byte)
+      filled += 1
+      if filled == 8 {
+        words.append(word)
+        word = 0
+        filled = 0
+      }
+    }
+    if filled > 0 { words.append(word << UInt64(8 * (8 - filled))) }
+    return words
+  }
+
   static let abstract = "Lint JSON files, folders (every *.json below them, in sorted order) or standard input ('-')."
 
   /// Every option of `lint`: the one place one is declared (see `CLIOption`).
@@ -254,10 +273,14 @@ extension LintSettings {
     // Linted in output order (file names as diagnostics sort), so a report written to the console
     // can take each file's diagnostics as soon as the files before it are done. Diffs and a fixed
     // document go to standard output before the report, so then the report waits for the end.
-    // Names compared as byte arrays made once: compared through String.UTF8View, each
-    // comparison of two names cost about 1,500 instructions.
+    // Names compared as words made once (`sortWords`): compared through String.UTF8View, each
+    // comparison of two names cost about 1,500 instructions, as byte arrays about 400 (a list
+    // from find and xargs, out of order, is a million comparisons in 20,000 names).
+    // A walk's files come sorted: checked in one pass, which costs less than making the words.
     let order: [Int] = {
-      let names = inputs.map { Array($0.name.utf8) }
+      let bytes = inputs.map { Array($0.name.utf8) }
+      if bytes.indices.dropFirst().allSatisfy({ !bytes[$0].lexicographicallyPrecedes(bytes[$0 - 1]) }) { return Array(inputs.indices) }
+      let names = inputs.map { Self.sortWords($0.name) }
       return inputs.indices.sorted { a, b in
         names[a] == names[b] ? a < b : names[a].lexicographicallyPrecedes(names[b])
       }

@@ -40,6 +40,8 @@ public final class Workspace {
   /// A folder as the walk names it → its files' linter, for configs without overrides.
   private var folderLinter: [String: Int] = [:]
   private var lastFolder: (folder: String, linter: Int)? = nil
+  /// The last folder `isIgnored` found governed by a config that ignores nothing.
+  private var lastFolderIgnoringNothing: String? = nil
   /// Whether the linters are kept until the process exits (see `ProcessLifetime`): a run's are;
   /// the language server's are freed when a config change makes it read its configs again.
   private let keptUntilExit: Bool
@@ -210,8 +212,15 @@ public final class Workspace {
   /// `ignore:` (and those it extends). `.gitignore` files apply to folder walks only, as a file
   /// named is one the user means.
   public func isIgnored(_ path: String) throws(ConfigurationError) -> Bool {
+    // Named files come folder by folder (a hook's, xargs'): a folder whose config ignores
+    // nothing is asked once, not once per file.
+    if let folder = lastFolderIgnoringNothing, Path.isEntry(path, of: folder) { return false }
     let governing = try config(forFile: path).config
-    return !governing.ignoreLists.isEmpty && governing.isIgnored(absolute: absolutePath(of: path))
+    guard !governing.ignoreLists.isEmpty else {
+      lastFolderIgnoringNothing = Path.directory(of: path)
+      return false
+    }
+    return governing.isIgnored(absolute: absolutePath(of: path))
   }
 
   /// The files a walk of `folder` lints, in sorted order: `*.json`, and documentation pages when

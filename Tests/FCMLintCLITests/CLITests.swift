@@ -606,6 +606,18 @@ final class CLITests: XCTestCase {
     XCTAssertEqual(outputs[0], outputs[1])
   }
 
+  /// Names out of order that agree for eight bytes and more, differ only in length, or differ
+  /// past a word (names are sorted eight bytes at a time): the report follows their byte order.
+  func testNamedFilesAreReportedInTheOrderOfTheirBytes() throws {
+    let dir = try temporaryDirectory()
+    let names = ["requests-b.json", "requests-a.json", "requests-a.json.json", "r.json", "requests-aa.json", "Z.json", "é.json", "requests-ab.json"]
+    for name in names { try write("{\n", to: dir.appendingPathComponent(name)) }
+    let run = try fcmlint(["--format", "json"] + names, in: dir)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    XCTAssertEqual(try decode(run).diagnostics.map(\.file), expected)
+  }
+
   // MARK: - Config
 
   /// A folder with `.fcmlint.yml` holding `config`, and a child folder to run in.
