@@ -19,11 +19,11 @@ extension LintSettings {
   static let usage = "fcmlint [lint] [<options>] <path> ..."
   /// A name's bytes as big-endian words, the last padded with zeros: word by word, names sort as
   /// their bytes do (a file name holds no NUL byte), eight bytes a step.
-  static func sortWords(_ name: String) -> [UInt64] {
+  static func sortWords(_ name: [UInt8]) -> [UInt64] {
     var words: [UInt64] = []
-    words.reserveCapacity((name.utf8.count + 7) / 8)
+    words.reserveCapacity((name.count + 7) / 8)
     var word: UInt64 = 0, filled = 0
-    for byte in name.utf8 {
+    for byte in name {
       word = word << 8 | UInt64(byte)
       filled += 1
       if filled == 8 {
@@ -280,7 +280,7 @@ extension LintSettings {
     let order: [Int] = {
       let bytes = inputs.map { Array($0.name.utf8) }
       if bytes.indices.dropFirst().allSatisfy({ !bytes[$0].lexicographicallyPrecedes(bytes[$0 - 1]) }) { return Array(inputs.indices) }
-      let names = inputs.map { Self.sortWords($0.name) }
+      let names = bytes.map(Self.sortWords)
       return inputs.indices.sorted { a, b in
         names[a] == names[b] ? a < b : names[a].lexicographicallyPrecedes(names[b])
       }
