@@ -136,8 +136,9 @@ final class ReportWriter: Sendable {
     private mutating func take(_ result: FileResult) {
       let place = next
       if let error = result.error { errors.append((place, error)) }
-      refusedFixes += result.refused.map { (inputs[place].name, $0) }
-      skippedParts += result.skippedParts
+      // Most files have neither: appending nothing still cost a generic append a file.
+      if !result.refused.isEmpty { refusedFixes += result.refused.map { (inputs[place].name, $0) } }
+      if !result.skippedParts.isEmpty { skippedParts += result.skippedParts }
       if let reason = result.skipped, current == nil, place == 0 || inputs[place - 1].name != inputs[place].name {
         summary.skipped += 1
         skipped.append((inputs[place].name, reason))

@@ -298,11 +298,14 @@ public final class Workspace {
   /// Whether a file found in a folder is linted: its name ends in ".json", in any case. Checked
   /// on the bytes, since a folder may hold 20,000 names.
   public static func isJSONFileName(_ name: String) -> Bool {
-    let suffix = jsonSuffix
-    let utf8 = name.utf8
-    guard utf8.count >= suffix.count else { return false }
-    // ASCII letters only: no other character lower-cases to one of ".json".
-    return zip(utf8.suffix(suffix.count), suffix).allSatisfy { byte, expected in byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected }
+    // ASCII letters only: no other character lower-cases to one of ".json". From the name's own
+    // bytes when it has them in one piece: through String.UTF8View it cost 450 instructions a name.
+    func ends(_ utf8: some Collection<UInt8>) -> Bool {
+      let suffix = jsonSuffix
+      guard utf8.count >= suffix.count else { return false }
+      return zip(utf8.suffix(suffix.count), suffix).allSatisfy { byte, expected in byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected }
+    }
+    return name.utf8.withContiguousStorageIfAvailable(ends) ?? ends(name.utf8)
   }
 
   // MARK: - Jobs
