@@ -36,8 +36,8 @@ struct GivenTrie: Sendable {
     // sibling, the slots ending at it, and the segment leading to it (a path's storage and depth).
     var firstChild: [Int32] = [-1], nextSibling: [Int32] = [-1], firstSlot: [Int32] = [-1]
     // The segment leading to a node: `paths[viaPath[node]]`'s at `viaDepth[node]` (the root's is
-    // never read). Two arrays of a type every start has, not an array of tuples: each element
-    // type an array is first made with costs the runtime 7 K instructions to set up.
+    // never read). Two arrays of a type every start has made already, not an array of tuples:
+    // the runtime sets up each array element type the first time it is used (docs/performance.md).
     var viaPath: [Int32] = [0], viaDepth: [Int32] = [0]
     var nextSlot = [Int32](repeating: -1, count: paths.count), lastSlot: [Int32] = [-1]
     for (slot, path) in paths.enumerated() {

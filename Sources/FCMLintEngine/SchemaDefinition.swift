@@ -97,8 +97,8 @@ public struct Schema: Sendable {
       var names = JSONDocument.NameTable()
       // Each type's table size first, so the tables are allocated once (grown by appending,
       // they were copied three times over at every start).
-      // Sizes alone (powers of two, whose log2 is the bits a slot takes): an array of tuples
-      // costs the runtime 7 K instructions to set up its type, once per start.
+      // Sizes alone (powers of two, whose log2 is the bits a slot takes): an array of tuples is
+      // one more element type for the runtime to set up at each start.
       let sizes = messageTypes.map { type -> Int in
         var count = 0
         for f in type.fields { count += f.json == f.proto ? 1 : 2 }

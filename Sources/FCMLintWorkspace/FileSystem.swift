@@ -187,7 +187,7 @@ public enum FileSystem {
       self.index = index
       // Names hold no NUL byte, so the zero padding sorts a name before any longer one it starts.
       // From the name's own bytes when it has them in one piece (a String read from a folder
-      // does): stepping through String.UTF8View cost 900 instructions a name.
+      // does): stepping through String.UTF8View cost several times as much.
       func fill(_ bytes: some Collection<UInt8>) {
         var i = 0
         for byte in bytes.prefix(16) {
