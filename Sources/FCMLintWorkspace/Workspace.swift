@@ -282,15 +282,71 @@ public final class Workspace {
     }
     // One path, walked or named, cannot reach a file twice: only several need the check.
     guard paths.count > 1 || distinctFiles else { return (inputs, errors) }
-    var seenPaths = Set<String>()
+    var seenPaths = SeenNames()
     var seenFiles = Set<FileSystem.Identity>()
     inputs = inputs.filter { input in
       guard case .file(let path) = input else { return true }
-      guard seenPaths.insert(path).inserted else { return false }
+      guard seenPaths.insert(path) else { return false }
       guard distinctFiles, let identity = FileSystem.identity(path) else { return true }
       return seenFiles.insert(identity).inserted
     }
     return (inputs, errors)
+  }
+
+  /// The names met so far, told apart by a 64-bit FNV-1a hash of their bytes until two hashes
+  /// meet, then as Strings: a hook or xargs names thousands of files, and a `Set<String>` hashed
+  /// each one's characters through the standard library's seeded hasher.
+  /// The hashes sit in an open-addressing table of their own (0 for an empty slot), which the
+  /// hash's own bits place: a `Set<UInt64>` hashed each hash again.
+  struct SeenNames {
+    private let hash: (String) -> UInt64
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var count = 0
+    private var names: [String] = []
+    /// Made from `names` when a hash comes again; from then on every name goes in it.
+    private var exact: Set<String>? = nil
+
+    /// `hash` is `SeenNames.hash` but in tests, which make names meet.
+    init(hash: @escaping (String) -> UInt64 = SeenNames.hash) { self.hash = hash }
+
+    /// Whether `name` is new; it is met from now on.
+    mutating func insert(_ name: String) -> Bool {
+      if exact != nil { return exact!.insert(name).inserted }
+      if insert(hash: max(1, hash(name))) {
+        names.append(name)
+        return true
+      }
+      exact = Set(names)
+      names = []
+      return exact!.insert(name).inserted
+    }
+
+    private mutating func insert(hash: UInt64) -> Bool {
+      if count * 2 >= slots.count {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        count = 0
+        for hash in old where hash != 0 { _ = insert(hash: hash) }
+      }
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+      while slots[slot] != 0 {
+        if slots[slot] == hash { return false }
+        slot = (slot + 1) & mask
+      }
+      slots[slot] = hash
+      count += 1
+      return true
+    }
+
+    static func hash(_ name: String) -> UInt64 {
+      func fnv(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+      }
+      return name.utf8.withContiguousStorageIfAvailable(fnv) ?? fnv(name.utf8)
+    }
   }
 
   private static let jsonSuffix: [UInt8] = Array(".json".utf8)

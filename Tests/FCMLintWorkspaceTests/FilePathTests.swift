@@ -1,4 +1,4 @@
-import FCMLintWorkspace
+@testable import FCMLintWorkspace
 import XCTest
 
 /// `Path.absolute` resolves `.` and `..` by the text, as configs, baselines and ignore lists
@@ -31,5 +31,28 @@ final class FilePathTests: XCTestCase {
         XCTAssertEqual(Path.isEntry(path, of: folder), Path.directory(of: path) == folder, "\(path) in \(folder)")
       }
     }
+  }
+}
+
+/// `Workspace.SeenNames`, which drops a name given twice: by a hash of its bytes, and as Strings
+/// once two hashes meet.
+final class SeenNamesTests: XCTestCase {
+  func testANameGivenTwiceIsSeenOnce() {
+    var seen = Workspace.SeenNames()
+    let names = (0..<500).map { "part-\($0 % 7)/req-\($0).json" }
+    XCTAssertTrue(names.allSatisfy { seen.insert($0) })
+    XCTAssertFalse(seen.insert("part-3/req-10.json"))
+    XCTAssertTrue(seen.insert("part-3/req-10.json.json"))
+  }
+
+  func testNamesWhoseHashesMeetAreToldApartAsStrings() {
+    var seen = Workspace.SeenNames(hash: { $0.hasPrefix("a") ? 7 : 9 })
+    XCTAssertTrue(seen.insert("a1"))
+    XCTAssertTrue(seen.insert("b1"))
+    XCTAssertTrue(seen.insert("a2"), "same hash as a1, another name")
+    XCTAssertFalse(seen.insert("a1"))
+    XCTAssertFalse(seen.insert("b1"))
+    XCTAssertTrue(seen.insert("b2"))
+    XCTAssertFalse(seen.insert("a2"))
   }
 }
