@@ -38,6 +38,9 @@ public struct JSONNode: Sendable {
   public var valueHasEscapes: Bool
   /// Set when the member key contains a backslash escape.
   public var keyHasEscapes: Bool
+  /// Set when the member key is ASCII as written, without escapes: its bytes are its characters.
+  /// (In the struct's padding: a node takes no more room for it.)
+  public var keyIsASCII: Bool = false
   /// Byte range of the value: `start` is its first byte, `end` one past its last.
   public var start: Int32
   public var end: Int32

@@ -140,7 +140,7 @@ public struct JSONParser {
     var stack: [OpenContainer] = []
     // Room for the usual depth up front, rather than growing the array in the first few opens.
     stack.reserveCapacity(min(options.maxDepth, 16) + 1)
-    var pendingKey: (start: Int32, end: Int32, escaped: Bool)? = nil
+    var pendingKey: (start: Int32, end: Int32, escaped: Bool, ascii: Bool)? = nil
     var controlTags: [TemplateControlTag] = []
     defer { if Mode.templates { self.controlTags = controlTags } }
 
@@ -178,7 +178,7 @@ public struct JSONParser {
         pos += 1
       case UInt8(ascii: "\""):
         kind = .string
-        escaped = try scanString(buf, &pos)
+        escaped = try scanString(buf, &pos) & StringFlags.escaped != 0
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         kind = .number
         try scanNumber(buf, &pos)
@@ -200,7 +200,7 @@ public struct JSONParser {
       // Offsets fit in Int32: `parse` rejects documents of 2 GiB or more, and there are no more
       // nodes than bytes (each takes at least one).
       let id = appendNode(JSONNode(
-        kind: kind, valueHasEscapes: escaped, keyHasEscapes: pendingKey?.escaped ?? false,
+        kind: kind, valueHasEscapes: escaped, keyHasEscapes: pendingKey?.escaped ?? false, keyIsASCII: pendingKey?.ascii ?? false,
         start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: pos),
         keyStart: pendingKey?.start ?? -1, keyEnd: pendingKey?.end ?? -1,
         parent: parent, firstChild: -1, nextSibling: -1, childCount: 0))
@@ -313,7 +313,7 @@ public struct JSONParser {
   }
 
   /// Parses `"key"` and the `:` after it; `pos` ends after the colon.
-  private func scanKey(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, afterComma: Bool) throws(JSONSyntaxError) -> (start: Int32, end: Int32, escaped: Bool) {
+  private func scanKey(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int, afterComma: Bool) throws(JSONSyntaxError) -> (start: Int32, end: Int32, escaped: Bool, ascii: Bool) {
     let b = buf[pos]
     guard b == UInt8(ascii: "\"") else {
       if b == UInt8(ascii: "'") {
@@ -329,7 +329,7 @@ public struct JSONParser {
       throw JSONSyntaxError(offset: pos, message: "expected an object key in double quotes, found \(describe(buf, pos))")
     }
     let start = pos
-    let escaped = try scanString(buf, &pos)
+    let flags = try scanString(buf, &pos)
     let end = pos
     skipWhitespace(buf, &pos)
     guard pos < buf.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input: expected ':' after the object key") }
@@ -337,16 +337,23 @@ public struct JSONParser {
       throw JSONSyntaxError(offset: pos, message: "expected ':' after the object key, found \(describe(buf, pos))")
     }
     pos += 1
-    return (Int32(start), Int32(end), escaped)
+    return (Int32(start), Int32(end), flags & StringFlags.escaped != 0, flags == 0)
   }
 
   // MARK: - Scalars
 
-  /// Scans a string literal starting at its opening quote; returns whether it contains escapes.
-  private func scanString(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) throws(JSONSyntaxError) -> Bool {
+  /// What a string literal holds besides plain ASCII (`scanString`).
+  enum StringFlags {
+    static let escaped: UInt8 = 1
+    static let nonASCII: UInt8 = 2
+  }
+
+  /// Scans a string literal starting at its opening quote; returns what it holds besides plain
+  /// ASCII (`StringFlags`: escapes, bytes of 0x80 and above).
+  private func scanString(_ buf: UnsafeBufferPointer<UInt8>, _ pos: inout Int) throws(JSONSyntaxError) -> UInt8 {
     let n = buf.count
     var i = pos + 1
-    var escaped = false
+    var flags: UInt8 = 0
     // The contents may take `maxLength` bytes: the byte at `limitEnd` must be the closing quote.
     let maxLength = max(0, min(options.maxStringLength, n))
     let limitEnd = i + maxLength
@@ -379,10 +386,10 @@ public struct JSONParser {
       let b = buf[i]
       if b == UInt8(ascii: "\"") {
         pos = i + 1
-        return escaped
+        return flags
       }
       if b == UInt8(ascii: "\\") {
-        escaped = true
+        flags |= StringFlags.escaped
         guard i + 1 < n else { throw JSONSyntaxError(offset: n, message: "unexpected end of input inside a string escape") }
         let e = buf[i + 1]
         switch e {
@@ -413,6 +420,7 @@ public struct JSONParser {
         throw JSONSyntaxError(offset: i, message: "unescaped control character \(hexByte(b)) inside a string (write \\u00\(hexDigits(b)))")
       }
       // Non-ASCII: validate one UTF-8 sequence.
+      flags |= StringFlags.nonASCII
       let length = utf8SequenceLength(buf, i)
       if length == 0 {
         throw JSONSyntaxError(offset: i, message: "invalid UTF-8 byte \(hexByte(buf[i])) inside a string (JSON text must be UTF-8)")

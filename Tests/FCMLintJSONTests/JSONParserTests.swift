@@ -528,6 +528,8 @@ final class JSONParserTests: XCTestCase {
     let escapedKey = try XCTUnwrap(doc.member(root, "kA"), "keys are compared after decoding")
     XCTAssertEqual(doc.key(escapedKey), "kA")
     XCTAssertTrue(doc[escapedKey].keyHasEscapes)
+    XCTAssertFalse(doc[escapedKey].keyIsASCII, "an escaped key is read as text")
+    XCTAssertTrue(doc[dup].keyIsASCII)
     XCTAssertNil(doc.member(root, #"k\u0041"#))
     XCTAssertTrue(doc.keyEquals(escapedKey, Array("kA".utf8)))
     XCTAssertFalse(doc.keyEquals(escapedKey, Array("k".utf8)))
@@ -1460,5 +1462,14 @@ final class JSONParserWordScanTests: XCTestCase {
     }
     XCTAssertEqual(end.offset, text.utf8.count - 1)
     XCTAssertTrue(end.message.contains("opened at line 1, column 1"), end.message)
+  }
+
+  /// `keyIsASCII`: a key's bytes as written are its characters (no escape, no byte of 0x80 and
+  /// above), which key-name checks read without making a String. It costs a node no room.
+  func testKeyIsASCIIWhenItsBytesAreItsCharacters() throws {
+    let doc = try JSONParser.parse(Array(#"{"plain": 1, "caf\#u{E9}": 2, "k\u0041": 3, "\#u{212A}": 4, "del\#u{7F}": 5, "v": "caf\#u{E9}"}"#.utf8)).get()
+    XCTAssertEqual(doc.children(JSONDocument.root).map { doc[$0].keyIsASCII }, [true, false, false, false, true, true])
+    XCTAssertFalse(doc[JSONDocument.root].keyIsASCII, "the root has no key")
+    XCTAssertEqual(MemoryLayout<JSONNode>.size, 36)
   }
 }

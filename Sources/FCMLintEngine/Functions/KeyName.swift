@@ -55,7 +55,7 @@ struct KeyName: RuleFunction {
     for member in document.children(id) {
       if let asciiNames {
         let node = document[member]
-        if !node.keyHasEscapes, asciiNames.accepts(bytes[Int(node.keyStart) + 1..<Int(node.keyEnd) - 1], foldingCase: caseInsensitive) { continue }
+        if node.keyIsASCII, asciiNames.accepts(bytes[Int(node.keyStart) + 1..<Int(node.keyEnd) - 1], foldingCase: caseInsensitive) { continue }
       }
       let key = document.key(member)!
       let folded = fold(key)
@@ -120,9 +120,10 @@ struct ASCIINames: Sendable {
 
   @inline(__always) static func fold(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
 
-  /// Whether a key (its bytes as written) is printable ASCII and passes every check; false means
-  /// "check it with Strings", not that it fails. One pass over the key hashes it as written and
-  /// folded; the sets compare bytes only on a hash hit.
+  /// Whether an ASCII key without escapes (`JSONNode.keyIsASCII`: the parser has read its bytes)
+  /// passes every check; false means "check it with Strings", not that it fails. One pass over
+  /// the key hashes it as written and folded; the sets compare bytes only on a hash hit. (ASCII
+  /// compares as Strings do byte for byte: no other text is canonically equivalent to it.)
   func accepts(_ key: ArraySlice<UInt8>, foldingCase: Bool) -> Bool {
     let count = key.count
     guard count > 0, count <= 64, !hasEmptyPrefix else { return false }
@@ -130,15 +131,11 @@ struct ASCIINames: Sendable {
     var foldedHash = FNV1a.seed
     if foldingCase {
       for b in key {
-        guard b >= 0x20 && b < 0x7F else { return false }
         hash = FNV1a.step(hash, b)
         foldedHash = FNV1a.step(foldedHash, Self.fold(b))
       }
     } else {
-      for b in key {
-        guard b >= 0x20 && b < 0x7F else { return false }
-        hash = FNV1a.step(hash, b)
-      }
+      for b in key { hash = FNV1a.step(hash, b) }
       foldedHash = hash
     }
     if renames.contains(key, hash: hash, folding: false) { return false }
