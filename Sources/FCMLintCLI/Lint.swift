@@ -254,18 +254,7 @@ extension LintSettings {
     // Linted in output order (file names as diagnostics sort), so a report written to the console
     // can take each file's diagnostics as soon as the files before it are done. Diffs and a fixed
     // document go to standard output before the report, so then the report waits for the end.
-    // A walk's files come sorted: checked in one pass. Others (a list from find and xargs) are
-    // sorted as words made once (`sortWords`), compared eight bytes a step: through
-    // String.UTF8View, or byte by byte, the comparisons cost most of a run over named files
-    // (docs/performance.md).
-    let order: [Int] = {
-      let bytes = inputs.map { Array($0.name.utf8) }
-      if bytes.indices.dropFirst().allSatisfy({ !bytes[$0].lexicographicallyPrecedes(bytes[$0 - 1]) }) { return Array(inputs.indices) }
-      let names = bytes.map(Self.sortWords)
-      return inputs.indices.sorted { a, b in
-        names[a] == names[b] ? a < b : names[a].lexicographicallyPrecedes(names[b])
-      }
-    }()
+    let order = FileSystem.byteOrder(of: inputs.map(\.name))
     let linted = order.map { inputs[$0] }
     // Every input is in `linted` now: a run over many files keeps one list of them, not two.
     inputs = []
@@ -459,25 +448,6 @@ extension LintSettings {
   /// thread that ran them (so several calls may run at once); all calls are over when this
   /// returns. A few at a time, not one: with two threads, each call moved the report's lock and
   /// state from one core's cache to the other's (docs/performance.md).
-  /// A name's bytes as big-endian words, the last padded with zeros: word by word, names sort as
-  /// their bytes do (a file name holds no NUL byte), eight bytes a step.
-  static func sortWords(_ name: [UInt8]) -> [UInt64] {
-    var words: [UInt64] = []
-    words.reserveCapacity((name.count + 7) / 8)
-    var word: UInt64 = 0, filled = 0
-    for byte in name {
-      word = word << 8 | UInt64(byte)
-      filled += 1
-      if filled == 8 {
-        words.append(word)
-        word = 0
-        filled = 0
-      }
-    }
-    if filled > 0 { words.append(word << UInt64(8 * (8 - filled))) }
-    return words
-  }
-
   func lintAll(_ jobs: [FileJob], _ fixing: FileJob.Fixing, _ waivers: Waivers, take: @escaping @Sendable (Int, [FileResult]) -> Void) {
     let threads = min(self.jobs ?? Console.processorCount, jobs.count)
     // Small enough that a report on the console still follows the run closely.
