@@ -14,7 +14,7 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 4
+  static let version: UInt64 = 5
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -61,7 +61,39 @@ public enum CompiledPack {
     for pattern in writer.patterns { pattern.write(to: &out) }
     out.append(definitionsPart)
     out.count(rulesPart.count)
-    return (out.bytes + rulesPart + writer.tail.bytes, writer.strings.list)
+    let rulesAndTail = out.bytes + rulesPart + writer.tail.bytes
+    let strings = writer.strings.list
+
+    // Then the linter's tables for these rules, laid out from the rules as a start reads them
+    // back (checks told apart by their kinds, as a start does), and last where they begin.
+    let (readRules, _, readResources, checks, _) = read(staticCopy(rulesAndTail), count: rulesAndTail.count, strings: strings, planAt: nil)
+    var plan = CompactWriter(strings: writer.strings)
+    plan.write(Linter(rules: ruleSet(readRules, readResources)), checks: checks)
+    precondition(writer.strings.list.count == strings.count, "the linter's tables name no string")
+    // Six bits a byte, as every number of the pack: the pack stays ASCII, a string literal.
+    let trailer = (0..<trailerLength).map { UInt8(truncatingIfNeeded: rulesAndTail.count >> (6 * $0)) & 0x3F }
+    return (rulesAndTail + plan.bytes + trailer, strings)
+  }
+
+  /// The rules read back, as a set without the compiled tables (a linter of it builds its own).
+  private static func ruleSet(_ rules: [Rule], _ resources: RuleResources) -> RuleSet {
+    var set = RuleSet(resources: resources)
+    for rule in rules {
+      do {
+        try set.add(rule)
+      } catch {
+        preconditionFailure("the compiled rule pack repeats an id: \(error)")
+      }
+    }
+    return set
+  }
+
+  /// `bytes` where `read` may keep reading them for the life of the program: a copy that is
+  /// never freed (the build's and the tests' reads; a start reads static data).
+  private static func staticCopy(_ bytes: [UInt8]) -> UnsafePointer<UInt8> {
+    let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    copy.initialize(from: bytes, count: bytes.count)
+    return UnsafePointer(copy)
   }
 
   /// Reads `bytes` back and writes what it read again: nil when that gives the same bytes,
@@ -69,9 +101,13 @@ public enum CompiledPack {
   package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String])) -> String? {
     // Static data in the binary; here a copy that is never freed.
     let bytes = pack.bytes
-    let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
-    copy.initialize(from: bytes, count: bytes.count)
-    let (rules, aliases, resources) = read(copy, count: bytes.count, strings: pack.strings)
+    let (rules, aliases, resources, _, plan) = read(staticCopy(bytes), count: bytes.count, strings: pack.strings)
+    // The tables a start takes are the ones its rules make.
+    let built = Linter(rules: ruleSet(rules, resources))
+    guard let plan else { return "no linter tables" }
+    guard plan.layout == CompiledPlan(plan: built.plan, trie: built.givenTrie, slotRules: built.slotRules).layout else {
+      return "the linter tables differ from the ones its rules make"
+    }
     let trees = rules.map { rule -> DataValue in
       guard case .later(let tree) = rule.documentationSource else { preconditionFailure() }
       return tree()
@@ -86,7 +122,20 @@ public enum CompiledPack {
   /// documentation and the aliases are read from it when first asked for): static data.
   static func read(
     _ base: UnsafePointer<UInt8>, count: Int, strings: [String]
-  ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources) {
+  ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources, checks: [Rule.Check], plan: CompiledPlan?) {
+    // The last bytes: where the linter's tables begin.
+    precondition(count >= trailerLength, "the compiled rule pack is cut short")
+    let planAt = (0..<trailerLength).reduce(0) { $0 | Int(base[count - trailerLength + $1]) << (6 * $1) }
+    return read(base, count: count - trailerLength, strings: strings, planAt: planAt)
+  }
+
+  /// The bytes that end a pack and say where its linter tables begin (up to 1 GB).
+  private static let trailerLength = 5
+
+  /// `read` of the first `count` bytes, the linter's tables at `planAt` (nil: none).
+  private static func read(
+    _ base: UnsafePointer<UInt8>, count: Int, strings: [String], planAt: Int?
+  ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources, checks: [Rule.Check], plan: CompiledPlan?) {
     var input = CompactReader(base, count: count, strings: strings)
     precondition(input.string() == magic && input.uint() == version, "the compiled rule pack is of another version")
     var reader = PackReader(base: base, count: count, strings: strings)
@@ -135,12 +184,17 @@ public enum CompiledPack {
     let aliasesAt = reader.tail + reader.input.count()
     let tail = reader.tail
     let address = UInt(bitPattern: base)
+    var plan: CompiledPlan? = nil
+    if let planAt {
+      reader.input.offset = planAt
+      plan = reader.input.compiledPlan(checks: reader.checks)
+    }
     return (rules, {
       var aliasesReader = PackReader(base: UnsafePointer(bitPattern: address)!, count: count, strings: strings)
       aliasesReader.tail = tail
       aliasesReader.input.offset = aliasesAt
       return aliasesReader.aliases()
-    }, resources)
+    }, resources, reader.checks, plan)
   }
 }
 
@@ -149,7 +203,7 @@ extension RuleSet {
   /// string literal the build wrote, and the table of string literals it refers to.
   public init(compiled pack: StaticString, strings: [String]) {
     precondition(pack.hasPointerRepresentation)
-    let (rules, aliases, resources) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
+    let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
     self.init(resources: resources, aliases: aliases)
     reserveCapacity(adding: rules.count)
     for rule in rules {
@@ -159,6 +213,7 @@ extension RuleSet {
         preconditionFailure("the compiled rule pack repeats an id: \(error)")
       }
     }
+    compiledPlan = plan
   }
 }
 
@@ -389,20 +444,7 @@ private struct PackWriter {
     write(template)
   }
 
-  mutating func write(_ template: MessageTemplate) {
-    main.string(template.source)
-    main.count(template.parts.count)
-    for part in template.parts {
-      switch part {
-      case .text(let text):
-        main.bool(false)
-        main.string(text)
-      case .placeholder(let name):
-        main.bool(true)
-        main.string(name)
-      }
-    }
-  }
+  mutating func write(_ template: MessageTemplate) { main.string(template.source) }
 
   mutating func write(_ path: JSONPath) {
     if let number = pathNumbers[path.description] {
@@ -697,14 +739,7 @@ private struct PackReader {
     input.bool() ? templateBody() : nil
   }
 
-  mutating func templateBody() -> MessageTemplate {
-    let source = input.string()
-    var parts: [MessageTemplate.Part] = []
-    let n = input.count()
-    parts.reserveCapacity(n)
-    for _ in 0..<n { parts.append(input.bool() ? .placeholder(input.string()) : .text(input.string())) }
-    return MessageTemplate(parts: parts, source: source)
-  }
+  mutating func templateBody() -> MessageTemplate { MessageTemplate(checked: input.string()) }
 
   mutating func path() -> JSONPath { paths[input.count()] }
 
@@ -902,5 +937,170 @@ struct LazyFunction: RuleFunction {
 
   func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     source.passes(target, in: context)
+  }
+}
+
+/// The linter's tables for the whole built-in pack, as the build laid them out (`CompiledPack`):
+/// a linter of every built-in rule, whatever their severities, takes them instead of building them
+/// at each start (`Linter.init`).
+struct CompiledPlan: Sendable {
+  let plan: LintPlan
+  let trie: GivenTrie
+  let slotRules: [Int32]
+
+  /// Everything in the tables as numbers, each check by the objects it is made of and a trie
+  /// edge by its names' bytes: equal for two linters of the same rules only if their tables are.
+  var layout: [Int] {
+    var out: [Int] = []
+    for check in plan.checks {
+      out += [
+        Int(bitPattern: UInt(bitPattern: ObjectIdentifier(check.path.storage))), check.hasField ? 1 : 0,
+        Int(bitPattern: UInt(bitPattern: ObjectIdentifier(type(of: check.function)))),
+        check.lazy.map { Int(bitPattern: $0.toOpaque()) } ?? 0, Rule.TemplateHandling.allCases.firstIndex(of: check.templates)!,
+        check.ignoresMissing ? 1 : 0, check.failsWhereMissing ? 1 : 0, check.readsTemplates ? 1 : 0,
+      ]
+    }
+    out.append(-1)
+    for c in plan.conditions { out += [Int(c.kind.rawValue), Int(c.check), Int(c.operands.lowerBound), Int(c.operands.upperBound)] }
+    out.append(-1)
+    for r in plan.rules { out += [Int(r.when.lowerBound), Int(r.when.upperBound), Int(r.then.lowerBound), Int(r.then.upperBound)] }
+    out.append(-1)
+    out += plan.thenChecks.map(Int.init) + [-1] + plan.checkMemo.map(Int.init) + [plan.checkMemoCount, -1]
+    out += plan.fieldless.map { $0 ? 1 : 0 } + [-1] + plan.ruleMemo.map(Int.init) + [plan.ruleMemoCount, -1]
+    for node in trie.nodes { out += [Int(node.slots.lowerBound), Int(node.slots.upperBound), Int(node.edges.lowerBound), Int(node.edges.upperBound)] }
+    out.append(-1)
+    for edge in trie.edges {
+      let step = edge.step
+      out += [Int(step.kind.rawValue), Int(step.index), Int(edge.node)]
+      for name in [step.name, step.alternate] {
+        out.append(-2)
+        if let name { out += trie.names[name].map(Int.init) + [Int(name.hash)] }
+      }
+    }
+    out.append(-1)
+    out += trie.slots.map(Int.init) + [-1] + slotRules.map(Int.init)
+    return out
+  }
+}
+
+extension CompactWriter {
+  /// `linter`'s tables (`CompiledPlan`), its checks by their numbers in `checks` (the pack's).
+  mutating func write(_ linter: Linter, checks: [Rule.Check]) {
+    var numbers: [ObjectIdentifier: Int] = [:]
+    for (number, check) in checks.enumerated() { numbers[ObjectIdentifier(check)] = number }
+    // The plan again, to learn which rule check each of its checks is made from.
+    let (plan, sources) = LintPlan.withSources(linter.rules, sameChecks: false)
+    count(sources.count)
+    for source in sources { count(numbers[ObjectIdentifier(source)]!) }
+    count(plan.conditions.count)
+    for condition in plan.conditions {
+      count(Int(condition.kind.rawValue))
+      int(Int(condition.check))
+      count(Int(condition.operands.lowerBound))
+      count(Int(condition.operands.upperBound))
+    }
+    count(plan.rules.count)
+    for rule in plan.rules {
+      count(Int(rule.when.lowerBound))
+      count(Int(rule.when.upperBound))
+      count(Int(rule.then.lowerBound))
+      count(Int(rule.then.upperBound))
+    }
+    count(plan.thenChecks.count)
+    for check in plan.thenChecks { count(Int(check)) }
+    for slot in plan.checkMemo { int(Int(slot)) }
+    count(plan.checkMemoCount)
+
+    let trie = linter.givenTrie
+    count(trie.nodes.count)
+    for node in trie.nodes {
+      count(Int(node.slots.lowerBound))
+      count(Int(node.slots.upperBound))
+      count(Int(node.edges.lowerBound))
+      count(Int(node.edges.upperBound))
+    }
+    count(trie.edges.count)
+    for edge in trie.edges {
+      let step = edge.step
+      count(Int(step.kind.rawValue))
+      for name in [step.name, step.alternate] {
+        bool(name != nil)
+        if let name {
+          count(Int(name.start))
+          count(Int(name.count))
+          uint(UInt64(name.hash))
+        }
+      }
+      int(Int(step.index))
+      count(Int(edge.node))
+    }
+    count(trie.slots.count)
+    for slot in trie.slots { count(Int(slot)) }
+    utf8(trie.names.bytes)
+    for rule in linter.slotRules { count(Int(rule)) }
+  }
+}
+
+extension CompactReader {
+  /// What `write(_:checks:)` wrote, its checks made from `checks`.
+  mutating func compiledPlan(checks: [Rule.Check]) -> CompiledPlan {
+    var sources: [Rule.Check] = []
+    let checkCount = count()
+    sources.reserveCapacity(checkCount)
+    for _ in 0..<checkCount { sources.append(checks[count()]) }
+    var conditions: [LintPlan.Condition] = []
+    let conditionCount = count()
+    conditions.reserveCapacity(conditionCount)
+    for _ in 0..<conditionCount {
+      let kind = LintPlan.Condition.Kind(rawValue: UInt8(count()))!
+      let check = Int32(int())
+      let lower = Int32(count()), upper = Int32(count())
+      conditions.append(LintPlan.Condition(kind: kind, check: check, operands: lower..<upper))
+    }
+    var rules: [LintPlan.Rule] = []
+    let ruleCount = count()
+    rules.reserveCapacity(ruleCount)
+    for _ in 0..<ruleCount {
+      let whenLower = Int32(count()), whenUpper = Int32(count())
+      let thenLower = Int32(count()), thenUpper = Int32(count())
+      rules.append(LintPlan.Rule(when: whenLower..<whenUpper, then: thenLower..<thenUpper))
+    }
+    var thenChecks: [Int32] = []
+    let thenCount = count()
+    thenChecks.reserveCapacity(thenCount)
+    for _ in 0..<thenCount { thenChecks.append(Int32(count())) }
+    var checkMemo: [Int32] = []
+    checkMemo.reserveCapacity(checkCount)
+    for _ in 0..<checkCount { checkMemo.append(Int32(int())) }
+    let plan = LintPlan(
+      sources: sources, conditions: conditions, rules: rules, thenChecks: thenChecks, checkMemo: checkMemo, checkMemoCount: count())
+
+    var nodes: [GivenTrie.Node] = []
+    let nodeCount = count()
+    nodes.reserveCapacity(nodeCount)
+    for _ in 0..<nodeCount {
+      let slotsLower = Int32(count()), slotsUpper = Int32(count())
+      let edgesLower = Int32(count()), edgesUpper = Int32(count())
+      nodes.append(GivenTrie.Node(slots: slotsLower..<slotsUpper, edges: edgesLower..<edgesUpper))
+    }
+    var edges: [GivenTrie.Edge] = []
+    let edgeCount = count()
+    edges.reserveCapacity(edgeCount)
+    for _ in 0..<edgeCount {
+      let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(count()))!
+      let name = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
+      let alternate = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
+      let step = JSONPath.Storage.Step(kind: kind, name: name, alternate: alternate, index: Int32(int()))
+      edges.append(GivenTrie.Edge(step: step, node: Int32(count())))
+    }
+    var slots: [Int32] = []
+    let slotCount = count()
+    slots.reserveCapacity(slotCount)
+    for _ in 0..<slotCount { slots.append(Int32(count())) }
+    let names = JSONDocument.NameTable(bytes: utf8())
+    var slotRules: [Int32] = []
+    slotRules.reserveCapacity(slotCount)
+    for _ in 0..<slotCount { slotRules.append(Int32(count())) }
+    return CompiledPlan(plan: plan, trie: GivenTrie(nodes: nodes, edges: edges, slots: slots, names: names), slotRules: slotRules)
   }
 }

@@ -126,6 +126,33 @@ struct LintPlan {
   /// for rules loaded from different places, or by the kind the compiled pack gave them (the
   /// build compared their signatures), else by being one object.
   init(_ rules: [FCMLintEngine.Rule], sameChecks bySignature: Bool) {
+    var sources: [FCMLintEngine.Rule.Check]? = nil
+    self.init(rules, sameChecks: bySignature, sources: &sources)
+  }
+
+  /// The plan of `rules`, with the rule check each of its checks is made from (`sources[i]` for
+  /// `checks[i]`): what the compiled pack writes of it.
+  static func withSources(_ rules: [FCMLintEngine.Rule], sameChecks: Bool) -> (plan: LintPlan, sources: [FCMLintEngine.Rule.Check]) {
+    var sources: [FCMLintEngine.Rule.Check]? = []
+    let plan = LintPlan(rules, sameChecks: sameChecks, sources: &sources)
+    return (plan, sources ?? [])
+  }
+
+  /// A plan the build laid out (`CompiledPack`): the tables `init(_:sameChecks:)` made for the
+  /// built-in pack, with `checks[i]` made from `sources[i]`. The pack has no two rules alike.
+  init(sources: [FCMLintEngine.Rule.Check], conditions: [Condition], rules: [Rule], thenChecks: [Int32], checkMemo: [Int32], checkMemoCount: Int) {
+    checks.reserveCapacity(sources.count)
+    for source in sources { checks.append(Check(source)) }
+    self.conditions = conditions
+    self.rules = rules
+    self.thenChecks = thenChecks
+    self.checkMemo = checkMemo
+    self.checkMemoCount = checkMemoCount
+    fieldless = checks.map { !$0.hasField }
+    ruleMemo = Array(repeating: -1, count: rules.count)
+  }
+
+  private init(_ rules: [FCMLintEngine.Rule], sameChecks bySignature: Bool, sources: inout [FCMLintEngine.Rule.Check]?) {
     var checks: [Check] = [], conditions: [Condition] = [], thenChecks: [Int32] = []
     var numbers: [ObjectIdentifier: Int32] = [:]
     var kinds: [Int32] = []  // a compiled check's kind → its number here, or -1
@@ -156,11 +183,8 @@ struct LintPlan {
         numbers[identity] = number
       }
       if number == checks.count {
-        let (function, lazy) = check.functionSource.forPlan
-        checks.append(Check(
-          path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
-          ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing,
-          readsTemplates: check.functionType.readsTemplates, lazy: lazy))
+        checks.append(Check(check))
+        sources?.append(check)
         conditionUses.append(0)
         thenUses.append(0)
       }
@@ -359,6 +383,15 @@ struct LintMemo {
 }
 
 extension LintPlan.Check {
+  /// The check of `check`, as the loop reads it (in an extension: the memberwise init stays).
+  init(_ check: FCMLintEngine.Rule.Check) {
+    let (function, lazy) = check.functionSource.forPlan
+    self.init(
+      path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
+      ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing,
+      readsTemplates: check.functionType.readsTemplates, lazy: lazy)
+  }
+
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {

@@ -25,10 +25,16 @@ struct GivenTrie: Sendable {
 
   private(set) var nodes: [Node] = []
   private(set) var edges: [Edge] = []
-  /// Each edge's segment, for entering a document's mount (see `walk`).
-  private(set) var segments: [JSONPath.Segment] = []
   private(set) var slots: [Int32] = []
   private(set) var names = JSONDocument.NameTable()
+
+  /// A trie the build laid out (`CompiledPack`), as `init(paths:)` made it.
+  init(nodes: [Node], edges: [Edge], slots: [Int32], names: JSONDocument.NameTable) {
+    self.nodes = nodes
+    self.edges = edges
+    self.slots = slots
+    self.names = names
+  }
 
   /// `paths[slot]` is the path of that slot; every path must start at the root (`$`).
   init(paths: [JSONPath]) {
@@ -80,7 +86,6 @@ struct GivenTrie: Sendable {
     }
     nodes.reserveCapacity(order.count)
     edges.reserveCapacity(order.count)
-    segments.reserveCapacity(order.count)
     slots.reserveCapacity(paths.count)
     for node in order {
       let firstSlotIndex = Int32(slots.count), firstEdge = Int32(edges.count)
@@ -96,7 +101,6 @@ struct GivenTrie: Sendable {
         step.name = step.name.map { names.add(storage.names[$0]) }
         step.alternate = step.alternate.map { names.add(storage.names[$0]) }
         edges.append(Edge(step: step, node: index[child]))
-        segments.append(storage.segments[depth])
         child = Int(nextSibling[child])
       }
       nodes.append(Node(slots: firstSlotIndex..<Int32(slots.count), edges: firstEdge..<Int32(edges.count)))
@@ -133,9 +137,20 @@ struct GivenTrie: Sendable {
     }
     var level: [Int32] = [0]
     for name in mount {
-      level = level.flatMap { node in nodes[Int(node)].edges.filter { segments[Int($0)].entersMount(name) }.map { edges[Int($0)].node } }
+      level = level.flatMap { node in nodes[Int(node)].edges.filter { entersMount(Int($0), name) }.map { edges[Int($0)].node } }
     }
     for node in level { walk(node, at: JSONDocument.root, document, visit) }
+  }
+
+  /// Whether a path through `edge` passes through a document mounted at `name` there (see
+  /// `JSONPath.Segment.entersMount`): the member of that name, exactly as written, or a wildcard.
+  private func entersMount(_ edge: Int, _ name: String) -> Bool {
+    let step = edges[edge].step
+    switch step.kind {
+    case .wildcard: return true
+    case .index: return false
+    case .member: return step.name.map { names[$0].elementsEqual(name.utf8) } ?? false
+    }
   }
 
   private func walk(_ index: Int32, at id: NodeID, _ document: JSONDocument, _ visit: (Int32, NodeID) -> Void) {

@@ -101,6 +101,15 @@ public struct Linter: Sendable {
       syntaxRule = nil
     }
     rules = active
+    self.options = options
+    if let compiled = ruleSet.compiledPlan, compiled.plan.rules.count == rules.count {
+      // The built-in pack, none of its rules turned off (nothing else can change its rules): the
+      // build laid its plan out already.
+      plan = compiled.plan
+      givenTrie = compiled.trie
+      slotRules = compiled.slotRules
+      return
+    }
     var paths: [JSONPath] = [], slotRules: [Int32] = []
     for (index, rule) in rules.enumerated() {
       for path in rule.given {
@@ -111,16 +120,15 @@ public struct Linter: Sendable {
     plan = LintPlan(rules, sameChecks: rules.contains { !$0.isBuiltin })
     givenTrie = GivenTrie(paths: paths)
     self.slotRules = slotRules
-    self.options = options
   }
 
   /// `rules` as the hot loop reads them (`plan.rules[i]` is `rules[i]`). Stored in the linter
   /// itself: read through a class or a local copy, the loop copied each check out of its array.
-  private let plan: LintPlan
+  let plan: LintPlan
   /// The `given` paths of `rules`, rule by rule, as one trie; `slotRules[slot]` is the index in
   /// `rules` of the rule a slot's path belongs to.
-  private let givenTrie: GivenTrie
-  private let slotRules: [Int32]
+  let givenTrie: GivenTrie
+  let slotRules: [Int32]
 
   /// What linting one document found.
   public struct Outcome: Sendable {

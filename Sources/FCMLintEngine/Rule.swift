@@ -277,81 +277,80 @@ public struct Rule: Sendable {
 }
 
 /// A message with `{placeholder}`s, checked at load against what the rule's functions provide.
+/// Kept as written and rendered from its text: a start reads every built-in message, and only a
+/// finding renders one.
 public struct MessageTemplate: Sendable {
-  enum Part: Sendable {
-    case text(String)
-    case placeholder(String)
-  }
-
-  let parts: [Part]
   public let source: String
 
-  init(parts: [Part], source: String) {
-    self.parts = parts
+  /// A message the build checked already (the compiled pack).
+  init(checked source: String) {
     self.source = source
   }
 
-  /// Parses `text`; `{{` and `}}` stand for literal braces. Works on the UTF-8 bytes: the braces
-  /// are ASCII, and every built-in message is parsed at each start.
+  /// Checks `text`: `{{` and `}}` stand for literal braces, and every `{name}` must be one of
+  /// `allowed`.
   init(_ text: String, allowed: Set<String>) throws(OptionError) {
-    let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
-    let bytes = Array(text.utf8)
-    var parts: [Part] = []
-    var literal: [UInt8] = []
-    var i = 0
-    while i < bytes.count {
-      let c = bytes[i]
-      if (c == open || c == close), i + 1 < bytes.count, bytes[i + 1] == c {
-        literal.append(c)
-        i += 2
-      } else if c == open {
-        guard let end = bytes[(i + 1)...].firstIndex(of: close) else { throw OptionError("unclosed '{' in message") }
-        let name = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
-        guard allowed.contains(name) else {
-          throw OptionError("unknown placeholder '{\(name)}' in message (available: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
-        }
-        if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
-        literal.removeAll(keepingCapacity: true)
-        parts.append(.placeholder(name))
-        i = end + 1
-      } else {
-        // The run of ordinary bytes up to the next brace, at once.
-        var end = i + 1
-        while end < bytes.count, bytes[end] != open, bytes[end] != close { end += 1 }
-        literal += bytes[i..<end]
-        i = end
-      }
+    var unknown: String? = nil
+    let closed = Self.scan(text) { name in
+      if unknown == nil, !allowed.contains(name) { unknown = name }
     }
-    if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
-    self.parts = parts
-    self.source = text
+    // The first problem in the text: the scan stops at an unclosed brace.
+    if let unknown {
+      throw OptionError("unknown placeholder '{\(unknown)}' in message (available: \(allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
+    }
+    guard closed else { throw OptionError("unclosed '{' in message") }
+    source = text
   }
 
   /// The text with every placeholder filled, or nil when a value is missing: a fix whose
   /// replacement needs a value the finding does not give (a number with no exact Duration) is
   /// not offered.
   func renderComplete(_ values: [String: String]) -> String? {
-    var out = ""
-    for part in parts {
-      switch part {
-      case .text(let t): out += t
-      case .placeholder(let name):
-        guard let value = values[name] else { return nil }
-        out += value
-      }
-    }
-    return out
+    render(values, complete: true)
   }
 
+  /// The text with every placeholder filled, a missing value with nothing.
   func render(_ values: [String: String]) -> String {
-    var out = ""
-    for part in parts {
-      switch part {
-      case .text(let t): out += t
-      case .placeholder(let name): out += values[name] ?? ""
+    render(values, complete: false) ?? ""
+  }
+
+  private func render(_ values: [String: String], complete: Bool) -> String? {
+    var out: [UInt8] = []
+    var missing = false
+    let closed = Self.scan(source, literal: { out += $0 }) { name in
+      if let value = values[name] { out += value.utf8 } else { missing = true }
+    }
+    guard closed, !(complete && missing) else { return nil }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Reads `text` in order: runs of literal bytes (a doubled brace as one) to `literal`, each
+  /// placeholder's name to `placeholder`. False when a `{` is never closed. Works on the UTF-8
+  /// bytes: the braces are ASCII.
+  private static func scan(
+    _ text: String, literal: (ArraySlice<UInt8>) -> Void = { _ in }, _ placeholder: (String) -> Void
+  ) -> Bool {
+    let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+    let bytes = Array(text.utf8)
+    var i = 0
+    while i < bytes.count {
+      let c = bytes[i]
+      if c == open || c == close, i + 1 < bytes.count, bytes[i + 1] == c {
+        literal(bytes[i..<(i + 1)])
+        i += 2
+      } else if c == open {
+        guard let end = bytes[(i + 1)...].firstIndex(of: close) else { return false }
+        placeholder(String(decoding: bytes[(i + 1)..<end], as: UTF8.self))
+        i = end + 1
+      } else {
+        // The run of ordinary bytes up to the next brace, at once (a lone `}` is one of them).
+        var end = i + 1
+        while end < bytes.count, bytes[end] != open, bytes[end] != close { end += 1 }
+        literal(bytes[i..<end])
+        i = end
       }
     }
-    return out
+    return true
   }
 }
 

@@ -11,6 +11,9 @@ public struct RuleSet: Sendable {
   public var aliases: Aliases { aliasesSource.aliases }
   private(set) var aliasesSource = AliasesSource.loaded(Aliases())
   private var index: [String: Int] = [:]
+  /// The linter's tables for these rules as the build laid them out (the built-in pack alone);
+  /// nil once a rule is added.
+  var compiledPlan: CompiledPlan?
 
   public init(resources: RuleResources = RuleResources()) { self.resources = resources }
 
@@ -70,6 +73,7 @@ public struct RuleSet: Sendable {
     }
     index[rule.id] = rules.count
     rules.append(rule)
+    compiledPlan = nil
   }
 
   /// Room for `count` more rules.

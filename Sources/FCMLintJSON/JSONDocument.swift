@@ -363,18 +363,21 @@ public struct JSONDocument: Sendable {
   public struct NameTable: Sendable {
     /// A name in a table: where its bytes are, and their hash.
     public struct Name: Sendable, Equatable {
-      @usableFromInline let start: Int32, count: Int32
-      @usableFromInline let hash: UInt32
-      @usableFromInline init(start: Int32, count: Int32, hash: UInt32) {
+      @usableFromInline package let start: Int32, count: Int32
+      @usableFromInline package let hash: UInt32
+      @usableFromInline package init(start: Int32, count: Int32, hash: UInt32) {
         self.start = start
         self.count = count
         self.hash = hash
       }
     }
 
-    @usableFromInline var bytes: [UInt8] = []
+    @usableFromInline package private(set) var bytes: [UInt8] = []
 
     public init() {}
+
+    /// A table of names laid out before (their `Name`s made then, such as the compiled pack's).
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Adds a name (a repeated name is stored again: tables are small and built once).
     /// Inlinable so callers get it specialized: generic over `Collection`, every byte went

@@ -75,6 +75,54 @@ final class BuiltinPackTests: XCTestCase {
     XCTAssertLessThan(made, checks.count / 2, "a small message runs few of the pack's checks")
   }
 
+  /// A linter of the whole pack takes the tables the build laid out (`CompiledPlan`), which are
+  /// the ones its rules make; with a rule turned off, or a user's rule added, it builds its own.
+  func testALinterOfTheWholePackTakesTheTablesTheBuildLaidOut() throws {
+    let pack = builtinRules()
+    let compiled = try XCTUnwrap(pack.compiledPlan)
+    var fresh = pack
+    fresh.compiledPlan = nil
+    let built = Linter(rules: fresh)
+    func layout(_ linter: Linter) -> [Int] { CompiledPlan(plan: linter.plan, trie: linter.givenTrie, slotRules: linter.slotRules).layout }
+    XCTAssertEqual(compiled.layout, layout(built))
+    func takes(_ linter: Linter) -> Bool {
+      linter.slotRules.withUnsafeBufferPointer { $0.baseAddress } == compiled.slotRules.withUnsafeBufferPointer { $0.baseAddress }
+    }
+    // Severities change nothing in the tables.
+    let severities: [String: Severity?] = Dictionary(uniqueKeysWithValues: pack.rules.map { ($0.id, .info) })
+    XCTAssertTrue(takes(Linter(rules: pack)))
+    XCTAssertTrue(takes(Linter(rules: pack, severities: severities)))
+    XCTAssertFalse(takes(built))
+
+    // A rule turned off: tables of their own, equal to those of the pack without it.
+    let off = "android-color"
+    XCTAssertNotNil(pack.rule(off))
+    let turnedOff = Linter(rules: pack, severities: [off: Severity?.none])
+    XCTAssertFalse(takes(turnedOff))
+    var without = RuleSet(resources: pack.resources)
+    for rule in pack.rules where rule.id != off { try without.add(rule) }
+    XCTAssertEqual(layout(turnedOff), layout(Linter(rules: without)))
+
+    // A user's rule: the set no longer has the build's tables.
+    var added = pack
+    try added.add(try RuleLoader.load(text: """
+      id: my-topic
+      severity: warning
+      summary: A topic
+      description: Our messages go to topics.
+      docs: https://example.com
+      given: $.message
+      then: { field: '@.topic', function: present }
+      examples:
+        valid: ['{"message": {"topic": "news"}}']
+        invalid:
+          - json: '{"message": {"token": "t"}}'
+            pointer: /message
+      """, file: "my.yml"))
+    XCTAssertNil(added.compiledPlan)
+    XCTAssertTrue(Linter(rules: added).rules.contains { $0.id == "my-topic" })
+  }
+
   func testEmbeddedPackKeepsEveryCompiledPart() throws {
     // What the form keeps of a rule beyond what it reports on the corpus: conditions, options,
     // messages of checks, fixes, and the aliases a user's rules may use.

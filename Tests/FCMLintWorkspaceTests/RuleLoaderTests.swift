@@ -88,6 +88,22 @@ final class RuleLoaderTests: XCTestCase {
     assertError(valid + "message: 'found {valu}'\n", line: 16, contains: "unknown placeholder '{valu}'")
   }
 
+  func testUnclosedPlaceholder() {
+    assertError(valid + "message: 'found {detail} and {value'\n", line: 16, contains: "unclosed '{' in message")
+    // The first problem in the text is the one reported.
+    assertError(valid + "message: 'found {valu} and {value'\n", line: 16, contains: "unknown placeholder '{valu}'")
+  }
+
+  /// A message is rendered from its text: doubled braces are literal ones, a lone `}` is itself,
+  /// and each placeholder takes the finding's value.
+  func testMessageRendersBracesAndPlaceholders() throws {
+    let rule = try RuleLoader.load(text: valid + "message: '{{x}} at {pointer}: {detail} }'\n", file: "r.yml")
+    let diagnostics = Linter(rules: try set(rule)).lint(bytes: Array(#"{"message": {"android": {"priority": "NORMAL"}}}"#.utf8), file: "t.json")
+    XCTAssertEqual(diagnostics.count, 1)
+    XCTAssertTrue(diagnostics.first?.message.hasPrefix("{x} at /message/android/priority: ") == true, diagnostics.first?.message ?? "")
+    XCTAssertTrue(diagnostics.first?.message.hasSuffix(" }") == true, diagnostics.first?.message ?? "")
+  }
+
   /// `templates:` (for the rule, or one check) is `value` or `structure`, and says how the
   /// checks read a template's placeholders.
   func testTemplatesKey() throws {
