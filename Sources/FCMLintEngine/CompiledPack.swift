@@ -14,7 +14,7 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 5
+  static let version: UInt64 = 6
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -38,23 +38,29 @@ public enum CompiledPack {
     for (check, kind) in zip(writer.checks, writer.checkKinds) { writer.writeBody(check, kind: kind) }
     let definitionsPart = writer.main.bytes
 
-    // Paths and patterns first, each once.
+    // Paths and patterns first, each once: a path as its steps, their names in one table.
     var out = CompactWriter(strings: writer.strings)
     out.string(magic)
     out.uint(version)
+    var names = JSONDocument.NameTable()
+    let pathSteps = writer.paths.map { path in
+      let storage = path.storage
+      return storage.steps.map { step in
+        var step = step
+        step.name = step.name.map { names.add(storage.names[$0]) }
+        step.alternate = step.alternate.map { names.add(storage.names[$0]) }
+        return step
+      }
+    }
+    out.utf8(names.bytes)
     out.count(writer.paths.count)
-    for path in writer.paths {
+    for (path, steps) in zip(writer.paths, pathSteps) {
       out.bool(path.anchor == .root)
       out.string(path.description)
-      out.count(path.segments.count)
-      for segment in path.segments {
-        switch segment {
-        case .member(let name, _):
-          out.count(0)
-          out.string(name)
-        case .wildcard: out.count(1)
-        case .index(let index): out.count(2 + index)
-        }
+      out.count(steps.count)
+      for (step, name) in zip(steps, path.storage.missingNames) {
+        out.write(step)
+        out.string(name)
       }
     }
     out.count(writer.patterns.count)
@@ -139,24 +145,21 @@ public enum CompiledPack {
     var input = CompactReader(base, count: count, strings: strings)
     precondition(input.string() == magic && input.uint() == version, "the compiled rule pack is of another version")
     var reader = PackReader(base: base, count: count, strings: strings)
+    let names = JSONDocument.NameTable(bytes: input.utf8())
     let pathCount = input.count()
     reader.paths.reserveCapacity(pathCount)
     for _ in 0..<pathCount {
       let anchor: JSONPath.Anchor = input.bool() ? .root : .current
       let description = input.string()
-      var segments: [JSONPath.Segment] = []
-      let segmentCount = input.count()
-      segments.reserveCapacity(segmentCount)
-      for _ in 0..<segmentCount {
-        switch input.count() {
-        case 0:
-          let name = input.string()
-          segments.append(.member(name, Array(name.utf8)))
-        case 1: segments.append(.wildcard)
-        case let tag: segments.append(.index(tag - 2))
-        }
+      var steps: [JSONPath.Storage.Step] = [], missingNames: [String] = []
+      let stepCount = input.count()
+      steps.reserveCapacity(stepCount)
+      missingNames.reserveCapacity(stepCount)
+      for _ in 0..<stepCount {
+        steps.append(input.step())
+        missingNames.append(input.string())
       }
-      reader.paths.append(JSONPath(anchor: anchor, segments: segments, description: description))
+      reader.paths.append(JSONPath(anchor: anchor, description: description, steps: steps, names: names, missingNames: missingNames))
     }
     let patternCount = input.count()
     reader.patterns.reserveCapacity(patternCount)
@@ -1021,17 +1024,7 @@ extension CompactWriter {
     }
     count(trie.edges.count)
     for edge in trie.edges {
-      let step = edge.step
-      count(Int(step.kind.rawValue))
-      for name in [step.name, step.alternate] {
-        bool(name != nil)
-        if let name {
-          count(Int(name.start))
-          count(Int(name.count))
-          uint(UInt64(name.hash))
-        }
-      }
-      int(Int(step.index))
+      write(edge.step)
       count(Int(edge.node))
     }
     count(trie.slots.count)
@@ -1087,10 +1080,7 @@ extension CompactReader {
     let edgeCount = count()
     edges.reserveCapacity(edgeCount)
     for _ in 0..<edgeCount {
-      let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(count()))!
-      let name = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
-      let alternate = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
-      let step = JSONPath.Storage.Step(kind: kind, name: name, alternate: alternate, index: Int32(int()))
+      let step = step()
       edges.append(GivenTrie.Edge(step: step, node: Int32(count())))
     }
     var slots: [Int32] = []
@@ -1102,5 +1092,31 @@ extension CompactReader {
     slotRules.reserveCapacity(slotCount)
     for _ in 0..<slotCount { slotRules.append(Int32(count())) }
     return CompiledPlan(plan: plan, trie: GivenTrie(nodes: nodes, edges: edges, slots: slots, names: names), slotRules: slotRules)
+  }
+}
+
+extension CompactWriter {
+  /// A path's step, its names by where they are in their table.
+  mutating func write(_ step: JSONPath.Storage.Step) {
+    count(Int(step.kind.rawValue))
+    for name in [step.name, step.alternate] {
+      bool(name != nil)
+      if let name {
+        count(Int(name.start))
+        count(Int(name.count))
+        uint(UInt64(name.hash))
+      }
+    }
+    int(Int(step.index))
+  }
+}
+
+extension CompactReader {
+  /// What `write(_:)` wrote of a step.
+  mutating func step() -> JSONPath.Storage.Step {
+    let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(count()))!
+    let name = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
+    let alternate = bool() ? JSONDocument.NameTable.Name(start: Int32(count()), count: Int32(count()), hash: UInt32(uint())) : nil
+    return JSONPath.Storage.Step(kind: kind, name: name, alternate: alternate, index: Int32(int()))
   }
 }

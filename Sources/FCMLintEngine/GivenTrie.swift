@@ -137,20 +137,9 @@ struct GivenTrie: Sendable {
     }
     var level: [Int32] = [0]
     for name in mount {
-      level = level.flatMap { node in nodes[Int(node)].edges.filter { entersMount(Int($0), name) }.map { edges[Int($0)].node } }
+      level = level.flatMap { node in nodes[Int(node)].edges.filter { edges[Int($0)].step.entersMount(name, names: names) }.map { edges[Int($0)].node } }
     }
     for node in level { walk(node, at: JSONDocument.root, document, visit) }
-  }
-
-  /// Whether a path through `edge` passes through a document mounted at `name` there (see
-  /// `JSONPath.Segment.entersMount`): the member of that name, exactly as written, or a wildcard.
-  private func entersMount(_ edge: Int, _ name: String) -> Bool {
-    let step = edges[edge].step
-    switch step.kind {
-    case .wildcard: return true
-    case .index: return false
-    case .member: return step.name.map { names[$0].elementsEqual(name.utf8) } ?? false
-    }
   }
 
   private func walk(_ index: Int32, at id: NodeID, _ document: JSONDocument, _ visit: (Int32, NodeID) -> Void) {

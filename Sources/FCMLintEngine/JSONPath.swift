@@ -19,16 +19,6 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     case member(String, [UInt8])
     case wildcard
     case index(Int)
-
-    /// Whether a path passes through a document mounted at `name` here (see `JSONDocument.mount`):
-    /// the member of that name, exactly as written, or a wildcard.
-    func entersMount(_ name: String) -> Bool {
-      switch self {
-      case .member(let member, _): return member == name
-      case .wildcard: return true
-      case .index: return false
-      }
-    }
   }
 
   /// Everything in one object, so copying a path (every rule check holds some) retains one
@@ -37,17 +27,31 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// cost more than the lookups themselves.
   final class Storage: Sendable {
     let anchor: Anchor
-    let segments: [Segment]
     let description: String
-    /// Segment `i`'s name as a missing member (for `Resolution.missing`). Made when asked, not
-    /// stored: most paths never report one, and every path of the pack is made at each start.
-    func missing(_ i: Int) -> String {
-      switch segments[i] {
-      case .member(let name, _): return name
-      case .index(let index): return String(index)
-      case .wildcard: return "*"
+
+    /// The path's segments, made from its steps when asked (a fix, a comparison, the pack's
+    /// writer): lookups read `steps`, and every path of the pack is made at each start.
+    var segments: [Segment] { (0..<count).map(segment) }
+
+    func segment(_ i: Int) -> Segment {
+      let step = steps[i]
+      switch step.kind {
+      case .member:
+        let bytes = Array(names[step.name!])
+        return .member(String(decoding: bytes, as: UTF8.self), bytes)
+      case .index: return .index(Int(step.index))
+      case .wildcard: return .wildcard
       }
     }
+
+    /// Each segment as a missing member names it (`Resolution.missing`): a member's name, an
+    /// index, `*`. Stored: a document's checks report missing members all the time, and made from
+    /// the steps, each report made a String.
+    let missingNames: [String]
+
+    /// Segment `i`'s name as a missing member.
+    @inline(__always)
+    func missing(_ i: Int) -> String { missingNames[i] }
 
     struct Step {
       enum Kind: UInt8 { case member, index, wildcard }
@@ -64,10 +68,28 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     /// Whether a segment is a wildcard; without one a path leads to one place at most.
     let hasWildcard: Bool
 
+    /// A path the build laid out (the compiled pack): its steps, their names in `names`, a table
+    /// the pack's paths share.
+    init(anchor: Anchor, description: String, steps: [Step], names: JSONDocument.NameTable, missingNames: [String]) {
+      self.anchor = anchor
+      self.description = description
+      self.steps = steps
+      self.names = names
+      self.missingNames = missingNames
+      count = steps.count
+      hasWildcard = steps.contains { $0.kind == .wildcard }
+    }
+
     init(anchor: Anchor, segments: [Segment], description: String) {
       self.anchor = anchor
-      self.segments = segments
       self.description = description
+      missingNames = segments.map { segment in
+        switch segment {
+        case .member(let name, _): return name
+        case .index(let index): return String(index)
+        case .wildcard: return "*"
+        }
+      }
       count = segments.count
       hasWildcard = segments.contains(.wildcard)
       var steps: [Step] = [], names = JSONDocument.NameTable()
@@ -105,7 +127,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// The path as written.
   public var description: String { storage.description }
 
-  public static func == (a: JSONPath, b: JSONPath) -> Bool { a.anchor == b.anchor && a.segments == b.segments }
+  public static func == (a: JSONPath, b: JSONPath) -> Bool { a.storage === b.storage || (a.anchor == b.anchor && a.segments == b.segments) }
 
   public struct ParseError: Error, Sendable {
     /// 0-based offset in the path text.
@@ -116,6 +138,11 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// A path from parts (for paths built from others).
   public init(anchor: Anchor, segments: [Segment], description: String) {
     storage = Storage(anchor: anchor, segments: segments, description: description)
+  }
+
+  /// A path the build laid out (see `Storage.init(anchor:description:steps:names:)`).
+  init(anchor: Anchor, description: String, steps: [Storage.Step], names: JSONDocument.NameTable, missingNames: [String]) {
+    storage = Storage(anchor: anchor, description: description, steps: steps, names: names, missingNames: missingNames)
   }
 
   public init(_ text: String) throws(ParseError) {
@@ -335,8 +362,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// when the path does not lead into the file.
   private func mountEntry(_ document: JSONDocument) -> Int? {
     let mount = document.mount
-    guard segments.count >= mount.count else { return nil }
-    for (segment, name) in zip(segments, mount) where !segment.entersMount(name) { return nil }
+    guard storage.count >= mount.count else { return nil }
+    for (i, name) in mount.enumerated() where !storage.steps[i].entersMount(name, names: storage.names) { return nil }
     return mount.count
   }
 
@@ -346,7 +373,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
   /// payload mounted at ["message", "apns", "payload"]) selects nothing.
   private func start(_ document: JSONDocument, _ current: NodeID, _ visit: (Resolution) -> Void) {
     // `$` alone is always the file's root value.
-    guard anchor == .root, !document.mount.isEmpty, !segments.isEmpty else {
+    guard anchor == .root, !document.mount.isEmpty, storage.count > 0 else {
       walk(document, from: anchor == .root ? JSONDocument.root : current, segment: 0, visit)
       return
     }
@@ -375,6 +402,16 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension JSONPath.Storage.Step {
+  /// Whether a path passes through a document mounted at `name` here (see `JSONDocument.mount`):
+  /// the member of that name, exactly as written, or a wildcard; `names` holds the step's names.
+  func entersMount(_ name: String, names: JSONDocument.NameTable) -> Bool {
+    switch kind {
+    case .wildcard: return true
+    case .index: return false
+    case .member: return self.name.map { names[$0].elementsEqual(name.utf8) } ?? false
+    }
+  }
+
   /// The node this step (a member or an index) leads to from `node`, or nil; `names` holds the
   /// step's names.
   @inline(__always)
