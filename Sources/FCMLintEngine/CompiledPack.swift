@@ -14,7 +14,7 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 6
+  static let version: UInt64 = 7
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -113,6 +113,9 @@ public enum CompiledPack {
     guard let plan else { return "no linter tables" }
     guard plan.layout == CompiledPlan(plan: built.plan, trie: built.givenTrie, slotRules: built.slotRules).layout else {
       return "the linter tables differ from the ones its rules make"
+    }
+    for schema in resources.schemas.values where schema.walk.layout != Schema.Walk(schema.messageTypes).layout {
+      return "the walk of schema \(schema.name) differs from the one its types make"
     }
     let trees = rules.map { rule -> DataValue in
       guard case .later(let tree) = rule.documentationSource else { preconditionFailure() }
@@ -256,6 +259,26 @@ private struct PackWriter {
         for value in field.values { main.string(value) }
         main.bool(field.deprecated)
         main.bool(field.outputOnly)
+      }
+    }
+    // The walk's tables (`Schema.Walk`): a start reads them rather than hashing every name.
+    let walk = schema.walk
+    main.utf8(walk.names.bytes)
+    main.count(walk.slots.count)
+    main.count(walk.tables.count)
+    for table in walk.tables {
+      main.count(Int(table.mask) + 1)
+      var used: [(slot: Int, field: Int32, name: JSONDocument.NameTable.Name)] = []
+      for slot in 0...Int(table.mask) {
+        let entry = walk.slots[Int(table.slots) + slot]
+        if let name = entry.name { used.append((slot, entry.field, name)) }
+      }
+      main.count(used.count)
+      for (slot, field, name) in used {
+        main.count(slot)
+        main.count(Int(field))
+        main.count(Int(name.start))
+        main.count(Int(name.count))
       }
     }
   }
@@ -578,7 +601,36 @@ private struct PackReader {
       field.refType = types[Int(index)]
       field.refTypeIndex = index
     }
-    return Schema(name: name, root: root, messageTypes: types)
+    return Schema(name: name, root: root, messageTypes: types, walk: walk(types))
+  }
+
+  /// What `write(_ schema:)` wrote of its walk, for `types`: each name's hashes made again from
+  /// its bytes, each field's shape from the field.
+  mutating func walk(_ types: [Schema.MessageType]) -> Schema.Walk {
+    let nameBytes = input.utf8()
+    var slots = [Schema.Walk.Slot](repeating: Schema.Walk.Slot(hash: 0, field: -1, name: nil), count: input.count())
+    var tables: [Schema.Walk.Table] = [], shapes: [Schema.Walk.Shape] = []
+    let tableCount = input.count()
+    tables.reserveCapacity(tableCount)
+    shapes.reserveCapacity(types.reduce(0) { $0 + $1.fields.count })
+    var base = 0
+    nameBytes.withUnsafeBufferPointer { nameBytes in
+      for type in types.prefix(tableCount) {
+        let size = input.count()
+        tables.append(Schema.Walk.Table(
+          slots: Int32(base), mask: Int32(size - 1), shift: UInt64(64 - size.trailingZeroBitCount), shapes: Int32(shapes.count)))
+        for _ in 0..<input.count() {
+          let slot = input.count(), field = Int32(input.count())
+          let start = Int32(input.count()), count = Int32(input.count())
+          let bytes = UnsafeBufferPointer(rebasing: nameBytes[Int(start)..<Int(start + count)])
+          slots[base + slot] = Schema.Walk.Slot(
+            hash: Schema.Walk.hash(bytes), field: field, name: JSONDocument.NameTable.Name(start: start, count: count, hash: FNV1a.hash(bytes)))
+        }
+        base += size
+        for field in type.fields { shapes.append(Schema.Walk.Shape(kind: field.kind, repeated: field.repeated, refType: field.refTypeIndex)) }
+      }
+    }
+    return Schema.Walk(tables: tables, slots: slots, shapes: shapes, names: JSONDocument.NameTable(bytes: nameBytes))
   }
 
   mutating func rule() -> Rule {

@@ -72,13 +72,13 @@ public struct Schema: Sendable {
       let repeated: Bool
       let refType: Int32
     }
-    private struct Slot {
+    struct Slot {
       var hash: UInt64
       var field: Int32
       var name: JSONDocument.NameTable.Name?
     }
     /// A type's place in `slots` and `shapes`.
-    private struct Table {
+    struct Table {
       let slots: Int32
       /// The table's size minus one (a power of two).
       let mask: Int32
@@ -86,10 +86,33 @@ public struct Schema: Sendable {
       let shift: UInt64
       let shapes: Int32
     }
-    private let tables: [Table]
-    private let slots: [Slot]
-    private let shapes: [Shape]
-    private let names: JSONDocument.NameTable
+    let tables: [Table]
+    let slots: [Slot]
+    let shapes: [Shape]
+    let names: JSONDocument.NameTable
+
+    /// A walk the build laid out (the compiled pack), as `init(_:)` made it.
+    init(tables: [Table], slots: [Slot], shapes: [Shape], names: JSONDocument.NameTable) {
+      self.tables = tables
+      self.slots = slots
+      self.shapes = shapes
+      self.names = names
+    }
+
+    /// Everything in the tables as numbers: equal for two walks only if they answer alike.
+    var layout: [Int] {
+      var out: [Int] = []
+      for table in tables { out += [Int(table.slots), Int(table.mask), Int(table.shift), Int(table.shapes)] }
+      out.append(-1)
+      for slot in slots {
+        out += [Int(truncatingIfNeeded: slot.hash), Int(slot.field)]
+        if let name = slot.name { out += [Int(name.hash)] + names[name].map(Int.init) }
+        out.append(-2)
+      }
+      out.append(-1)
+      for shape in shapes { out += [Field.Kind.allCases.firstIndex(of: shape.kind)!, shape.repeated ? 1 : 0, Int(shape.refType)] }
+      return out
+    }
 
     /// From the types as they are numbered (`Field.refTypeIndex` set).
     init(_ messageTypes: [MessageType]) {
@@ -197,15 +220,16 @@ public struct Schema: Sendable {
   /// What a walk reads of `messageTypes`, made once their `refTypeIndex` is set.
   let walk: Walk
 
-  /// A schema from its types, in the order of their names, their message fields' `refType` set.
-  init(name: String, root: String, messageTypes: [MessageType]) {
+  /// A schema from its types, in the order of their names, their message fields' `refType` set;
+  /// `walk` made from them if not given (the compiled pack gives it).
+  init(name: String, root: String, messageTypes: [MessageType], walk: Walk? = nil) {
     self.name = name
     self.root = root
     self.messageTypes = messageTypes
     var types = [String: MessageType](minimumCapacity: messageTypes.count)
     for type in messageTypes { types[type.name] = type }
     self.types = types
-    walk = Walk(messageTypes)
+    self.walk = walk ?? Walk(messageTypes)
   }
 
   /// Reads a schema file's JSON. Read straight from the parsed document, not through

@@ -123,6 +123,18 @@ final class BuiltinPackTests: XCTestCase {
     XCTAssertTrue(Linter(rules: added).rules.contains { $0.id == "my-topic" })
   }
 
+  /// The schema's walk the build laid out is the one its types make, and the one its JSON makes.
+  func testThePacksSchemaWalkIsTheOneItsTypesMake() throws {
+    let schemas = builtinRules().resources.schemas
+    XCTAssertFalse(schemas.isEmpty)
+    for file in BuiltinRules.schemas {
+      let fromJSON = try Schema(json: Array(file.json.utf8), file: file.path)
+      let packed = try XCTUnwrap(schemas[fromJSON.name])
+      XCTAssertEqual(packed.walk.layout, Schema.Walk(packed.messageTypes).layout, fromJSON.name)
+      XCTAssertEqual(packed.walk.layout, fromJSON.walk.layout, fromJSON.name)
+    }
+  }
+
   func testEmbeddedPackKeepsEveryCompiledPart() throws {
     // What the form keeps of a rule beyond what it reports on the corpus: conditions, options,
     // messages of checks, fixes, and the aliases a user's rules may use.
