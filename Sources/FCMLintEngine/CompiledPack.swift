@@ -211,14 +211,8 @@ extension RuleSet {
     precondition(pack.hasPointerRepresentation)
     let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
     self.init(resources: resources, aliases: aliases)
-    reserveCapacity(adding: rules.count)
-    for rule in rules {
-      do {
-        try add(rule)
-      } catch {
-        preconditionFailure("the compiled rule pack repeats an id: \(error)")
-      }
-    }
+    // In id order, each id once: the build wrote them so.
+    start(withSorted: rules)
     compiledPlan = plan
   }
 }

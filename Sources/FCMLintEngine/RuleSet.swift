@@ -10,7 +10,11 @@ public struct RuleSet: Sendable {
   /// The names the built-in pack's rules use (`rules/aliases.yml`), which user rules may use too.
   public var aliases: Aliases { aliasesSource.aliases }
   private(set) var aliasesSource = AliasesSource.loaded(Aliases())
+  /// Where each rule added one by one is (`add`).
   private var index: [String: Int] = [:]
+  /// The first `sortedCount` rules are in id order (the built-in pack, as the build wrote it):
+  /// found by a binary search, not hashed into `index` at each start.
+  private var sortedCount = 0
   /// The linter's tables for these rules as the build laid them out (the built-in pack alone);
   /// nil once a rule is added.
   var compiledPlan: CompiledPlan?
@@ -64,7 +68,7 @@ public struct RuleSet: Sendable {
   }
 
   public mutating func add(_ rule: Rule) throws(ConfigurationError) {
-    if let existing = index[rule.id] {
+    if let existing = position(of: rule.id) {
       let other = rules[existing]
       let why = other.isBuiltin
         ? "it is a built-in rule's id; turn the built-in off in .fcmlint.yml and give yours a new id"
@@ -76,13 +80,24 @@ public struct RuleSet: Sendable {
     compiledPlan = nil
   }
 
-  /// Room for `count` more rules.
-  mutating func reserveCapacity(adding count: Int) {
-    rules.reserveCapacity(rules.count + count)
-    index.reserveCapacity(index.count + count)
+  /// Sets out with `sorted`, rules in strictly increasing id order (checked), as the first rules.
+  mutating func start(withSorted sorted: [Rule]) {
+    precondition(rules.isEmpty && sorted.indices.dropFirst().allSatisfy { sorted[$0 - 1].id < sorted[$0].id }, "rules out of id order")
+    rules = sorted
+    sortedCount = sorted.count
   }
 
-  public func rule(_ id: String) -> Rule? { index[id].map { rules[$0] } }
+  private func position(of id: String) -> Int? {
+    var low = 0, high = sortedCount
+    while low < high {
+      let middle = (low + high) / 2
+      if rules[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    if low < sortedCount, rules[low].id == id { return low }
+    return index[id]
+  }
+
+  public func rule(_ id: String) -> Rule? { position(of: id).map { rules[$0] } }
 
   public var ids: [String] { rules.map(\.id).sorted() }
 }

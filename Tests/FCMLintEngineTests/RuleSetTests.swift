@@ -45,4 +45,17 @@ final class RuleSetTests: XCTestCase {
     XCTAssertEqual(rules.rule("topic-set")?.source, "mine/t.yml")
     XCTAssertEqual(rules.rules.count, count + 1)
   }
+
+  /// The built-in pack's rules are found by id without a table of their ids (the build wrote
+  /// them in id order): every id, the first and the last, and ids between or around them.
+  func testEveryBuiltInRuleIsFoundByItsId() throws {
+    let rules = try BuiltinPack.load()
+    XCTAssertGreaterThan(rules.rules.count, 50)
+    for rule in rules.rules { XCTAssertEqual(rules.rule(rule.id)?.id, rule.id) }
+    let ids = rules.rules.map(\.id)
+    XCTAssertEqual(ids, ids.sorted())
+    for id in ["", "a", "zzzz", ids[0] + "-", String(ids[0].dropLast()), ids[ids.count - 1] + "x"] where !ids.contains(id) {
+      XCTAssertNil(rules.rule(id), id)
+    }
+  }
 }

@@ -23,7 +23,9 @@ struct KeyName: RuleFunction {
   let renames: [String: String]
   let caseInsensitive: Bool
   /// `forbidden` and `forbiddenPrefixes` folded once (every key of every `data` object is checked).
-  let foldedForbidden: Set<String>
+  /// A list, not a set: the byte tables clear nearly every key, and a set hashed every name at
+  /// each start.
+  let foldedForbidden: [String]
   let foldedPrefixes: [String]
   /// The options as byte tables, for keys that are plain ASCII (nil when an option is not ASCII):
   /// most keys break no rule, and this clears them without making a String.
@@ -36,10 +38,10 @@ struct KeyName: RuleFunction {
     renames = options.stringMap("renames") ?? [:]
     let caseInsensitive = options.bool("caseInsensitive") ?? false
     self.caseInsensitive = caseInsensitive
-    foldedForbidden = Set(forbidden.map { caseInsensitive ? $0.lowercased() : $0 })
+    foldedForbidden = forbidden.map { caseInsensitive ? $0.lowercased() : $0 }
     foldedPrefixes = forbiddenPrefixes.map { caseInsensitive ? $0.lowercased() : $0 }
     asciiNames = ASCIINames(
-      renames: Array(renames.keys), forbidden: Array(foldedForbidden), prefixes: foldedPrefixes, allowed: allowed)
+      renames: Array(renames.keys), forbidden: foldedForbidden, prefixes: foldedPrefixes, allowed: allowed)
     if allowed == nil && forbidden.isEmpty && forbiddenPrefixes.isEmpty && renames.isEmpty {
       throw OptionError("needs 'allowed', 'forbidden', 'forbiddenPrefixes' or 'renames'")
     }
