@@ -1045,15 +1045,12 @@ extension CompactWriter {
     for condition in plan.conditions {
       count(Int(condition.kind.rawValue))
       int(Int(condition.check))
-      count(Int(condition.operands.lowerBound))
-      count(Int(condition.operands.upperBound))
+      range(condition.operands)
     }
     count(plan.rules.count)
     for rule in plan.rules {
-      count(Int(rule.when.lowerBound))
-      count(Int(rule.when.upperBound))
-      count(Int(rule.then.lowerBound))
-      count(Int(rule.then.upperBound))
+      range(rule.when)
+      range(rule.then)
     }
     count(plan.thenChecks.count)
     for check in plan.thenChecks { count(Int(check)) }
@@ -1063,10 +1060,8 @@ extension CompactWriter {
     let trie = linter.givenTrie
     count(trie.nodes.count)
     for node in trie.nodes {
-      count(Int(node.slots.lowerBound))
-      count(Int(node.slots.upperBound))
-      count(Int(node.edges.lowerBound))
-      count(Int(node.edges.upperBound))
+      range(node.slots)
+      range(node.edges)
     }
     count(trie.edges.count)
     for edge in trie.edges {
@@ -1093,16 +1088,14 @@ extension CompactReader {
     for _ in 0..<conditionCount {
       let kind = LintPlan.Condition.Kind(rawValue: UInt8(count()))!
       let check = Int32(int())
-      let lower = Int32(count()), upper = Int32(count())
-      conditions.append(LintPlan.Condition(kind: kind, check: check, operands: lower..<upper))
+      conditions.append(LintPlan.Condition(kind: kind, check: check, operands: range()))
     }
     var rules: [LintPlan.Rule] = []
     let ruleCount = count()
     rules.reserveCapacity(ruleCount)
     for _ in 0..<ruleCount {
-      let whenLower = Int32(count()), whenUpper = Int32(count())
-      let thenLower = Int32(count()), thenUpper = Int32(count())
-      rules.append(LintPlan.Rule(when: whenLower..<whenUpper, then: thenLower..<thenUpper))
+      let when = range()
+      rules.append(LintPlan.Rule(when: when, then: range()))
     }
     var thenChecks: [Int32] = []
     let thenCount = count()
@@ -1118,9 +1111,8 @@ extension CompactReader {
     let nodeCount = count()
     nodes.reserveCapacity(nodeCount)
     for _ in 0..<nodeCount {
-      let slotsLower = Int32(count()), slotsUpper = Int32(count())
-      let edgesLower = Int32(count()), edgesUpper = Int32(count())
-      nodes.append(GivenTrie.Node(slots: slotsLower..<slotsUpper, edges: edgesLower..<edgesUpper))
+      let slots = range()
+      nodes.append(GivenTrie.Node(slots: slots, edges: range()))
     }
     var edges: [GivenTrie.Edge] = []
     let edgeCount = count()
@@ -1142,6 +1134,12 @@ extension CompactReader {
 }
 
 extension CompactWriter {
+  /// A range of indices: its bounds.
+  mutating func range(_ range: Range<Int32>) {
+    count(Int(range.lowerBound))
+    count(Int(range.upperBound))
+  }
+
   /// A path's step, its names by where they are in their table.
   mutating func write(_ step: JSONPath.Storage.Step) {
     count(Int(step.kind.rawValue))
@@ -1158,6 +1156,12 @@ extension CompactWriter {
 }
 
 extension CompactReader {
+  /// What `range(_:)` wrote.
+  mutating func range() -> Range<Int32> {
+    let lower = Int32(count())
+    return lower..<Int32(count())
+  }
+
   /// What `write(_:)` wrote of a step.
   mutating func step() -> JSONPath.Storage.Step {
     let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(count()))!

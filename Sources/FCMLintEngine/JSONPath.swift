@@ -140,7 +140,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     storage = Storage(anchor: anchor, segments: segments, description: description)
   }
 
-  /// A path the build laid out (see `Storage.init(anchor:description:steps:names:)`).
+  /// A path the build laid out (see `Storage.init(anchor:description:steps:names:missingNames:)`).
   init(anchor: Anchor, description: String, steps: [Storage.Step], names: JSONDocument.NameTable, missingNames: [String]) {
     storage = Storage(anchor: anchor, description: description, steps: steps, names: names, missingNames: missingNames)
   }

@@ -103,8 +103,8 @@ public struct Linter: Sendable {
     rules = active
     self.options = options
     if let compiled = ruleSet.compiledPlan, compiled.plan.rules.count == rules.count {
-      // The built-in pack, none of its rules turned off (nothing else can change its rules): the
-      // build laid its plan out already.
+      // The built-in pack with none of its rules turned off (a set a rule was added to has no
+      // compiled plan, so as many rules are the same rules): the build laid its tables out.
       plan = compiled.plan
       givenTrie = compiled.trie
       slotRules = compiled.slotRules
