@@ -81,16 +81,11 @@ public enum CompiledPack {
     return (rulesAndTail + plan.bytes + trailer, strings)
   }
 
-  /// The rules read back, as a set without the compiled tables (a linter of it builds its own).
+  /// The rules read back (in id order, as a start reads them), as a set without the compiled
+  /// tables: a linter of it builds its own.
   private static func ruleSet(_ rules: [Rule], _ resources: RuleResources) -> RuleSet {
     var set = RuleSet(resources: resources)
-    for rule in rules {
-      do {
-        try set.add(rule)
-      } catch {
-        preconditionFailure("the compiled rule pack repeats an id: \(error)")
-      }
-    }
+    set.start(withSorted: rules)
     return set
   }
 
@@ -1078,57 +1073,32 @@ extension CompactWriter {
 extension CompactReader {
   /// What `write(_:checks:)` wrote, its checks made from `checks`.
   mutating func compiledPlan(checks: [Rule.Check]) -> CompiledPlan {
-    var sources: [Rule.Check] = []
-    let checkCount = count()
-    sources.reserveCapacity(checkCount)
-    for _ in 0..<checkCount { sources.append(checks[count()]) }
-    var conditions: [LintPlan.Condition] = []
-    let conditionCount = count()
-    conditions.reserveCapacity(conditionCount)
-    for _ in 0..<conditionCount {
-      let kind = LintPlan.Condition.Kind(rawValue: UInt8(count()))!
-      let check = Int32(int())
-      conditions.append(LintPlan.Condition(kind: kind, check: check, operands: range()))
+    let sources = list { checks[$0.count()] }
+    let conditions = list { input in
+      let kind = LintPlan.Condition.Kind(rawValue: UInt8(input.count()))!
+      let check = Int32(input.int())
+      return LintPlan.Condition(kind: kind, check: check, operands: input.range())
     }
-    var rules: [LintPlan.Rule] = []
-    let ruleCount = count()
-    rules.reserveCapacity(ruleCount)
-    for _ in 0..<ruleCount {
-      let when = range()
-      rules.append(LintPlan.Rule(when: when, then: range()))
+    let rules = list { input in
+      let when = input.range()
+      return LintPlan.Rule(when: when, then: input.range())
     }
-    var thenChecks: [Int32] = []
-    let thenCount = count()
-    thenChecks.reserveCapacity(thenCount)
-    for _ in 0..<thenCount { thenChecks.append(Int32(count())) }
-    var checkMemo: [Int32] = []
-    checkMemo.reserveCapacity(checkCount)
-    for _ in 0..<checkCount { checkMemo.append(Int32(int())) }
+    let thenChecks = list { Int32($0.count()) }
+    let checkMemo = list(count: sources.count) { Int32($0.int()) }
     let plan = LintPlan(
       sources: sources, conditions: conditions, rules: rules, thenChecks: thenChecks, checkMemo: checkMemo, checkMemoCount: count())
 
-    var nodes: [GivenTrie.Node] = []
-    let nodeCount = count()
-    nodes.reserveCapacity(nodeCount)
-    for _ in 0..<nodeCount {
-      let slots = range()
-      nodes.append(GivenTrie.Node(slots: slots, edges: range()))
+    let nodes = list { input in
+      let slots = input.range()
+      return GivenTrie.Node(slots: slots, edges: input.range())
     }
-    var edges: [GivenTrie.Edge] = []
-    let edgeCount = count()
-    edges.reserveCapacity(edgeCount)
-    for _ in 0..<edgeCount {
-      let step = step()
-      edges.append(GivenTrie.Edge(step: step, node: Int32(count())))
+    let edges = list { input in
+      let step = input.step()
+      return GivenTrie.Edge(step: step, node: Int32(input.count()))
     }
-    var slots: [Int32] = []
-    let slotCount = count()
-    slots.reserveCapacity(slotCount)
-    for _ in 0..<slotCount { slots.append(Int32(count())) }
+    let slots = list { Int32($0.count()) }
     let names = JSONDocument.NameTable(bytes: utf8())
-    var slotRules: [Int32] = []
-    slotRules.reserveCapacity(slotCount)
-    for _ in 0..<slotCount { slotRules.append(Int32(count())) }
+    let slotRules = list(count: slots.count) { Int32($0.count()) }
     return CompiledPlan(plan: plan, trie: GivenTrie(nodes: nodes, edges: edges, slots: slots, names: names), slotRules: slotRules)
   }
 }
@@ -1156,6 +1126,16 @@ extension CompactWriter {
 }
 
 extension CompactReader {
+  /// `count` elements `read` reads one after another; without `count`, as many as the number
+  /// read first says.
+  mutating func list<Element>(count: Int? = nil, _ read: (inout CompactReader) -> Element) -> [Element] {
+    let n = count ?? self.count()
+    var elements: [Element] = []
+    elements.reserveCapacity(n)
+    for _ in 0..<n { elements.append(read(&self)) }
+    return elements
+  }
+
   /// What `range(_:)` wrote.
   mutating func range() -> Range<Int32> {
     let lower = Int32(count())

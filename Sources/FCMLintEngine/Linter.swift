@@ -78,8 +78,9 @@ public struct Linter: Sendable {
     let all = ruleSet.rules
     var active: [Rule] = []
     active.reserveCapacity(all.count)
-    // The built-in pack comes in id order: checked in one pass, not sorted again.
-    let inOrder = all.indices.dropFirst().allSatisfy { all[$0 - 1].id < all[$0].id }
+    // The built-in pack comes in id order (`RuleSet.start(withSorted:)` checked it): not
+    // sorted again. Other sets are checked in one pass.
+    let inOrder = ruleSet.isInIDOrder || all.indices.dropFirst().allSatisfy { all[$0 - 1].id < all[$0].id }
     for i in inOrder ? Array(all.indices) : all.indices.sorted(by: { all[$0].id < all[$1].id }) {
       guard !severities.isEmpty, let override = severities[all[i].id] else {
         active.append(all[i])

@@ -99,5 +99,8 @@ public struct RuleSet: Sendable {
 
   public func rule(_ id: String) -> Rule? { position(of: id).map { rules[$0] } }
 
+  /// Whether `rules` are in id order as they are (the built-in pack alone): known, not checked.
+  var isInIDOrder: Bool { sortedCount == rules.count }
+
   public var ids: [String] { rules.map(\.id).sorted() }
 }
