@@ -181,10 +181,18 @@ public enum FileSystem {
   /// once (`sortWords`), compared eight bytes a step. Through String.UTF8View, or byte by byte,
   /// the comparisons cost most of a run over named files (docs/performance.md).
   public static func byteOrder(of names: [String]) -> [Int] {
-    let bytes = names.map { Array($0.utf8) }
-    if bytes.indices.dropFirst().allSatisfy({ !bytes[$0].lexicographicallyPrecedes(bytes[$0 - 1]) }) { return Array(names.indices) }
-    let words = bytes.map(sortWords)
+    if names.indices.dropFirst().allSatisfy({ !bytesPrecede(names[$0], names[$0 - 1]) }) { return Array(names.indices) }
+    let words = names.map { sortWords(Array($0.utf8)) }
     return names.indices.sorted { a, b in words[a] == words[b] ? a < b : words[a].lexicographicallyPrecedes(words[b]) }
+  }
+
+  /// Whether `a`'s bytes come before `b`'s, compared where the Strings keep them (a copy of each
+  /// name's bytes, to check a walk's files are in order, cost more than the comparisons).
+  private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+    let answer = a.utf8.withContiguousStorageIfAvailable { a in
+      b.utf8.withContiguousStorageIfAvailable { b in a.lexicographicallyPrecedes(b) }
+    }
+    return (answer ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 
   /// A name's bytes as big-endian words, the last padded with zeros: word by word, names sort as

@@ -32,6 +32,19 @@ final class FilePathTests: XCTestCase {
       }
     }
   }
+
+  /// `FileSystem.byteOrder`, the order a run reports files in: by their UTF-8 bytes, names given
+  /// twice in the order given; names already in order (a walk's) come back as they are.
+  func testFilesAreReportedInTheOrderOfTheirBytes() {
+    let names = ["b.json", "a/b.json", "a.json", "B.json", "é.json", "a", "a.json", "z/../a.json", "ab.json", ""]
+    let order = FileSystem.byteOrder(of: names)
+    XCTAssertEqual(order.map { names[$0] }, ["", "B.json", "a", "a.json", "a.json", "a/b.json", "ab.json", "b.json", "z/../a.json", "é.json"])
+    XCTAssertEqual(order.filter { names[$0] == "a.json" }, [2, 6], "equal names in the order given")
+    let walked = ["./a.json", "./a/b.json", "./b.json", "./é/c.json"]
+    XCTAssertEqual(FileSystem.byteOrder(of: walked), [0, 1, 2, 3])
+    XCTAssertEqual(FileSystem.byteOrder(of: walked.reversed()), [3, 2, 1, 0])
+    XCTAssertEqual(FileSystem.byteOrder(of: []), [])
+  }
 }
 
 /// `Workspace.SeenNames`, which drops a name given twice: by a hash of its bytes, and as Strings
