@@ -70,6 +70,8 @@ struct LintPlan {
     /// For a check of the built-in pack whose function is made when first called, its source,
     /// called directly rather than through `function`, its stand-in (the rule keeps it).
     let lazy: Unmanaged<FunctionSource>?
+    /// See `LintPlan.fieldProbes`.
+    let fieldProbe: UInt64
 
     /// The function's findings for one target.
     @inline(__always)
@@ -116,6 +118,11 @@ struct LintPlan {
   private(set) var checkMemoCount = 0
   /// Per check, whether it has no field (read apart: reading it off `checks` copied the check).
   private(set) var fieldless: [Bool] = []
+  /// Per check that runs only where its field leads, of a field that starts with a member of the
+  /// `given` node (`@.image`, `@.fcm_options.image`): that member's `JSONPath.Storage.memberProbe`;
+  /// 0 for other checks. About half of a document's check runs are of a field it does not have:
+  /// one probe of the member table (`mayHaveMember`) answers most of those.
+  private(set) var fieldProbes: [UInt64] = []
   /// Per rule, its place in `LintMemo` when another rule has the same `when` and `then` (the
   /// same checks in the same places: a rule copied under another id), shared by those rules;
   /// else -1. Such a rule finds at a node exactly what the first of them found there.
@@ -149,6 +156,7 @@ struct LintPlan {
     self.checkMemo = checkMemo
     self.checkMemoCount = checkMemoCount
     fieldless = checks.map { !$0.hasField }
+    fieldProbes = Self.fieldProbes(checks)
     ruleMemo = Array(repeating: -1, count: rules.count)
   }
 
@@ -231,6 +239,7 @@ struct LintPlan {
     }
     (checkMemo, checkMemoCount) = places(zip(conditionUses, thenUses).map { $0 + $1 })
     fieldless = checks.map { !$0.hasField }
+    fieldProbes = Self.fieldProbes(checks)
     // Rules alike only where checks were compared by what they do (the built-in pack has no
     // two rules alike, and its start does not pay for looking).
     ruleMemo = Array(repeating: -1, count: planned.count)
@@ -267,6 +276,24 @@ struct LintPlan {
     self.rules = planned
   }
 
+  /// `fieldProbes` of `checks`, read in place (a check passed by value is copied, its
+  /// function and path retained).
+  private static func fieldProbes(_ checks: [Check]) -> [UInt64] {
+    var probes: [UInt64] = []
+    probes.reserveCapacity(checks.count)
+    for i in checks.indices { probes.append(checks[i].fieldProbe) }
+    return probes
+  }
+
+  /// Whether `check`'s field may be at `node` (see `fieldProbes`); true for a check without a probe.
+  @inline(__always)
+  func fieldMayBe(_ check: Int, at node: NodeID, in document: JSONDocument) -> Bool {
+    let probe = fieldProbes[check]
+    guard probe != 0 else { return true }
+    let name = UInt32(truncatingIfNeeded: probe), alternate = UInt32(truncatingIfNeeded: probe >> 32)
+    return document.mayHaveMember(node, hash: name) || (alternate != name && document.mayHaveMember(node, hash: alternate))
+  }
+
   /// Whether every top-level `when` condition of `rule` holds at `context.given`.
   @inline(__always)
   func whenHolds(_ rule: Rule, _ context: FunctionContext, _ memo: inout LintMemo) -> Bool {
@@ -279,6 +306,8 @@ struct LintPlan {
     switch condition.kind {
     case .check:
       let check = Int(condition.check)
+      // Without its field here, the check passes (only what is there can fail).
+      guard fieldMayBe(check, at: context.given, in: context.document) else { return true }
       let slot = checkMemo[check]
       guard slot >= 0 else { return checks[check].passes(context) }
       if let known = memo.passes(Int(slot), at: context.given, fieldless: fieldless[check]) { return known }
@@ -297,6 +326,8 @@ struct LintPlan {
     for position in then {
       let check = Int(thenChecks[Int(position)])
       let number = position - then.lowerBound
+      // Without its field here, the check finds nothing (it runs only where the field is).
+      guard fieldMayBe(check, at: context.given, in: context.document) else { continue }
       let slot = checkMemo[check]
       guard slot >= 0 else {
         checks[check].run(at: context.given, context, rule: rule, check: number, into: &found)
@@ -384,12 +415,14 @@ struct LintMemo {
 
 extension LintPlan.Check {
   /// The check of `check`, as the loop reads it (in an extension: the memberwise init stays).
+  @inline(__always)
   init(_ check: FCMLintEngine.Rule.Check) {
     let (function, lazy) = check.functionSource.forPlan
+    let field = check.field, type = check.functionType, ignoresMissing = type.ignoresMissing
     self.init(
-      path: check.field ?? JSONPath.here, hasField: check.field != nil, function: function, templates: check.templates,
-      ignoresMissing: check.functionType.ignoresMissing, failsWhereMissing: check.functionType.failsWhereMissing,
-      readsTemplates: check.functionType.readsTemplates, lazy: lazy)
+      path: field ?? JSONPath.here, hasField: field != nil, function: function, templates: check.templates,
+      ignoresMissing: ignoresMissing, failsWhereMissing: type.failsWhereMissing, readsTemplates: type.readsTemplates, lazy: lazy,
+      fieldProbe: ignoresMissing ? field?.storage.memberProbe ?? 0 : 0)
   }
 
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).

@@ -67,6 +67,17 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     let count: Int
     /// Whether a segment is a wildcard; without one a path leads to one place at most.
     let hasWildcard: Bool
+    /// For a path that starts with a member of the current node (`@.image`, `@.fcm_options.image`):
+    /// that member's name's `memberHash`, and in the high half its other spelling's (or the same
+    /// again); else 0. A check of such a field asks the document whether the member may be there
+    /// before it follows the path (`LintPlan.fieldProbes`).
+    let memberProbe: UInt64
+
+    /// `memberProbe` for a path of `steps` from `anchor`.
+    private static func memberProbe(_ anchor: Anchor, _ steps: [Step]) -> UInt64 {
+      guard anchor == .current, let first = steps.first, first.kind == .member, let name = first.name else { return 0 }
+      return UInt64(name.hash) | UInt64((first.alternate ?? name).hash) << 32
+    }
 
     /// A path the build laid out (the compiled pack): its steps, their names in `names`, a table
     /// the pack's paths share.
@@ -78,6 +89,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       self.missingNames = missingNames
       count = steps.count
       hasWildcard = steps.contains { $0.kind == .wildcard }
+      memberProbe = Self.memberProbe(anchor, steps)
     }
 
     init(anchor: Anchor, segments: [Segment], description: String) {
@@ -112,6 +124,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       }
       self.steps = steps
       self.names = names
+      memberProbe = Self.memberProbe(anchor, steps)
     }
 
     /// The node segment `i` (a member or an index) leads to from `node`, or nil.

@@ -195,6 +195,23 @@ public struct JSONDocument: Sendable {
       }
     }
 
+    /// Whether some member's tag is `tag` (see `lookUp`): no key compared.
+    @inlinable @inline(__always)
+    func hasTag(_ tag: UInt64) -> Bool {
+      let table = memberTable.baseAddress.unsafelyUnwrapped
+      let mask = memberTable.count &- 1
+      var slot = MemberSlot.start(tag) & mask
+      var left = maxDisplacement
+      while true {
+        let entry = table[slot]
+        if entry.member < 0 { return false }
+        if entry.tag == tag { return true }
+        if left == 0 { return false }
+        left &-= 1
+        slot = (slot &+ 1) & mask
+      }
+    }
+
     /// Whether the decoded key of `member`, which has escapes, equals `name`.
     @usableFromInline @inline(never)
     func escapedKeyEquals(_ member: NodeID, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -355,6 +372,17 @@ public struct JSONDocument: Sendable {
     guard let found else { return other }
     guard let other else { return found }
     return max(found, other)
+  }
+
+  /// Whether `object` may have a member whose key's `memberHash` is `hash`: false only when it
+  /// has none (an object without such a key, or not an object). One probe of the member table,
+  /// no key compared: the checks of a field most documents do not have ask it first.
+  @inlinable
+  public func mayHaveMember(_ object: NodeID, hash: UInt32) -> Bool {
+    let storage = self.storage
+    guard storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(object)].kind == .object else { return false }
+    guard storage.maxDisplacement >= 0 else { return true }
+    return storage.hasTag(MemberSlot.tag(hash, object))
   }
 
   /// Member names compiled once for many lookups (a rule path's names): their bytes in one

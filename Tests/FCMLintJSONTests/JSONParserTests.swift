@@ -1425,6 +1425,31 @@ final class JSONParserWordScanTests: XCTestCase {
     XCTAssertEqual(large.rawText(try XCTUnwrap(large.member(JSONDocument.root, "m9"))), "2")
   }
 
+  /// `mayHaveMember` is false only where `member` finds nothing: for every key of a document
+  /// and names it lacks, in objects and other values, with escaped keys, and with the member
+  /// table given up (then it answers true: it cannot tell).
+  func testMayHaveMemberIsFalseOnlyWhereNoMemberIs() throws {
+    func hash(_ name: String) -> UInt32 { Array(name.utf8).withUnsafeBufferPointer(JSONDocument.memberHash) }
+    let text = #"{"a": 1, "image": "x", "n\u0061me": {"b": [1, {"c": 2}]}, "e": "", "a": 3}"#
+    let document = try JSONParser.parse(Array(text.utf8)).get()
+    XCTAssertGreaterThanOrEqual(document.storage.maxDisplacement, 0)
+    let names = ["a", "image", "name", "b", "c", "e", "imag", "images", "Image", "", "x", "n\\u0061me"]
+    for node in 0..<NodeID(document.nodeCount) {
+      for name in names {
+        let may = document.mayHaveMember(node, hash: hash(name))
+        if document.member(node, name) != nil { XCTAssertTrue(may, "\(name) in node \(node)") }
+        if document.kind(node) != .object { XCTAssertFalse(may, "\(name) in node \(node), not an object") }
+      }
+    }
+    XCTAssertFalse(document.mayHaveMember(JSONDocument.root, hash: hash("images")))
+    XCTAssertTrue(document.mayHaveMember(JSONDocument.root, hash: hash("name")), "an escaped key, by its decoded name")
+
+    let keys = collidingRootKeys(40)
+    let colliding = try JSONParser.parse(Array(("{" + keys.map { "\"\($0)\": 1" }.joined(separator: ",") + "}").utf8)).get()
+    XCTAssertLessThan(colliding.storage.maxDisplacement, 0, "the table was abandoned")
+    XCTAssertTrue(colliding.mayHaveMember(JSONDocument.root, hash: hash("absent")), "without a table, any member may be there")
+  }
+
   /// The parser writes nodes into a buffer that starts at a sixteenth of the byte count and
   /// doubles when full; the document takes the buffer over. A document of one-byte values has
   /// about one node per two bytes, so its buffer grows several times: every node must survive
