@@ -77,6 +77,9 @@ public struct JSONDocument: Sendable {
     /// The farthest any member sits from the slot its hash starts at, so a lookup gives up after
     /// that many more slots; -1 when the table was abandoned (`member` then scans the members).
     @usableFromInline let maxDisplacement: Int
+    /// Each member's key's `memberHash`, by node (the member table's build computes them; other
+    /// nodes' entries are not set). Read only while the table stands (`keyHash`).
+    @usableFromInline let keyHashes: UnsafeMutableBufferPointer<UInt32>
     /// `findDuplicateKeys` lists the duplicate keys when the member table, which finds them as it
     /// is built, is abandoned.
     ///
@@ -93,7 +96,9 @@ public struct JSONDocument: Sendable {
       byteBuffer = .allocate(capacity: max(bytes.count, 1))
       _ = byteBuffer.initialize(from: bytes)
       let duplicates: [NodeID]?
-      (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(nodeBuffer, byteBuffer, nodeCount: nodeCount, members: memberCount)
+      keyHashes = .allocate(capacity: max(nodeCount, 1))
+      (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(
+        nodeBuffer, byteBuffer, nodeCount: nodeCount, members: memberCount, keyHashes: keyHashes)
       duplicateKeys = duplicates ?? findDuplicateKeys()
     }
     convenience init(bytes: [UInt8], nodes: [JSONNode], memberCount: Int, findDuplicateKeys: () -> [NodeID]) {
@@ -105,6 +110,7 @@ public struct JSONDocument: Sendable {
       nodeBuffer.deallocate()
       byteBuffer.deallocate()
       memberTable.deallocate()
+      keyHashes.deallocate()
     }
 
     /// An open-addressing table of all object members, at most half full (a power of two, so a
@@ -119,7 +125,8 @@ public struct JSONDocument: Sendable {
     /// each pair, in source order, as node ids follow it) are the document's duplicate keys,
     /// returned with the table, or nil with an abandoned table.
     private static func buildMemberTable(
-      _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>, nodeCount: Int, members: Int
+      _ nodes: UnsafeMutableBufferPointer<JSONNode>, _ bytes: UnsafeMutableBufferPointer<UInt8>, nodeCount: Int, members: Int,
+      keyHashes: UnsafeMutableBufferPointer<UInt32>
     ) -> (UnsafeMutableBufferPointer<MemberSlot>, Int, [NodeID]?) {
       let displacementLimit = 32, maxTableMembers = 1 << 16
       // Payloads have hundreds of members. A document with far more (a hostile one) is read by
@@ -144,6 +151,7 @@ public struct JSONDocument: Sendable {
         } else {
           hash = JSONDocument.memberHash(UnsafeBufferPointer(start: base + start, count: end - start))
         }
+        keyHashes[i] = hash
         let tag = MemberSlot.tag(hash, node.parent)
         var slot = MemberSlot.start(tag) & mask
         var displacement = 0
@@ -372,6 +380,16 @@ public struct JSONDocument: Sendable {
     guard let found else { return other }
     guard let other else { return found }
     return max(found, other)
+  }
+
+  /// The `memberHash` of `member`'s key (decoded), as the member table holds it: nil for a node
+  /// that is not an object's member, or when the document is read without a table. Checks of
+  /// key names read it rather than hash each key again.
+  @inlinable
+  public func keyHash(_ member: NodeID) -> UInt32? {
+    let storage = self.storage
+    guard storage.maxDisplacement >= 0, storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(member)].keyStart >= 0 else { return nil }
+    return storage.keyHashes.baseAddress.unsafelyUnwrapped[Int(member)]
   }
 
   /// Whether `object` may have a member whose key's `memberHash` is `hash`: false only when it

@@ -1450,6 +1450,24 @@ final class JSONParserWordScanTests: XCTestCase {
     XCTAssertTrue(colliding.mayHaveMember(JSONDocument.root, hash: hash("absent")), "without a table, any member may be there")
   }
 
+  /// `keyHash` is the `memberHash` of each member's decoded key, and nil for other nodes and for a
+  /// document read without a member table.
+  func testKeyHashIsTheMemberHashOfTheDecodedKey() throws {
+    func hash(_ name: String) -> UInt32 { Array(name.utf8).withUnsafeBufferPointer(JSONDocument.memberHash) }
+    let text = #"{"a": 1, "n\u0061me": {"b": [1, {"é": 2}]}, "a": 3}"#
+    let document = try JSONParser.parse(Array(text.utf8)).get()
+    for node in 0..<NodeID(document.nodeCount) {
+      if let key = document.key(node) {
+        XCTAssertEqual(document.keyHash(node), hash(key), key)
+      } else {
+        XCTAssertNil(document.keyHash(node), "node \(node) is not a member")
+      }
+    }
+    let keys = collidingRootKeys(40)
+    let colliding = try JSONParser.parse(Array(("{" + keys.map { "\"\($0)\": 1" }.joined(separator: ",") + "}").utf8)).get()
+    XCTAssertNil(colliding.keyHash(1), "no table, no hashes")
+  }
+
   /// The parser writes nodes into a buffer that starts at a sixteenth of the byte count and
   /// doubles when full; the document takes the buffer over. A document of one-byte values has
   /// about one node per two bytes, so its buffer grows several times: every node must survive

@@ -57,7 +57,11 @@ struct KeyName: RuleFunction {
     for member in document.children(id) {
       if let asciiNames {
         let node = document[member]
-        if node.keyIsASCII, asciiNames.accepts(bytes[Int(node.keyStart) + 1..<Int(node.keyEnd) - 1], foldingCase: caseInsensitive) { continue }
+        if node.keyIsASCII,
+          asciiNames.accepts(bytes[Int(node.keyStart) + 1..<Int(node.keyEnd) - 1], hash: document.keyHash(member), foldingCase: caseInsensitive)
+        {
+          continue
+        }
       }
       let key = document.key(member)!
       let folded = fold(key)
@@ -126,7 +130,8 @@ struct ASCIINames: Sendable {
   /// passes every check; false means "check it with Strings", not that it fails. One pass over
   /// the key hashes it as written and folded; the sets compare bytes only on a hash hit. (ASCII
   /// compares as Strings do byte for byte: no other text is canonically equivalent to it.)
-  func accepts(_ key: ArraySlice<UInt8>, foldingCase: Bool) -> Bool {
+  /// `knownHash`: the key's FNV-1a hash, when the document has it (`JSONDocument.keyHash`).
+  func accepts(_ key: ArraySlice<UInt8>, hash knownHash: UInt32? = nil, foldingCase: Bool) -> Bool {
     let count = key.count
     guard count > 0, count <= 64, !hasEmptyPrefix else { return false }
     var hash = FNV1a.seed
@@ -136,6 +141,9 @@ struct ASCIINames: Sendable {
         hash = FNV1a.step(hash, b)
         foldedHash = FNV1a.step(foldedHash, Self.fold(b))
       }
+    } else if let knownHash {
+      hash = knownHash
+      foldedHash = knownHash
     } else {
       for b in key { hash = FNV1a.step(hash, b) }
       foldedHash = hash
