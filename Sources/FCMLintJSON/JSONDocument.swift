@@ -78,8 +78,11 @@ public struct JSONDocument: Sendable {
     /// that many more slots; -1 when the table was abandoned (`member` then scans the members).
     @usableFromInline let maxDisplacement: Int
     /// Each member's key's `memberHash`, by node (the member table's build computes them; other
-    /// nodes' entries are not set). Read only while the table stands (`keyHash`).
+    /// nodes' entries are not set). Read only while the table stands (`keyHash`). Kept for the
+    /// first `maxKeyHashNodes` nodes (a payload has hundreds): a large file of arrays would pay
+    /// four bytes a node for a handful of keys.
     @usableFromInline let keyHashes: UnsafeMutableBufferPointer<UInt32>
+    static var maxKeyHashNodes: Int { 1 << 16 }
     /// `findDuplicateKeys` lists the duplicate keys when the member table, which finds them as it
     /// is built, is abandoned.
     ///
@@ -96,7 +99,7 @@ public struct JSONDocument: Sendable {
       byteBuffer = .allocate(capacity: max(bytes.count, 1))
       _ = byteBuffer.initialize(from: bytes)
       let duplicates: [NodeID]?
-      keyHashes = .allocate(capacity: max(nodeCount, 1))
+      keyHashes = .allocate(capacity: max(min(nodeCount, Self.maxKeyHashNodes), 1))
       (memberTable, maxDisplacement, duplicates) = Self.buildMemberTable(
         nodeBuffer, byteBuffer, nodeCount: nodeCount, members: memberCount, keyHashes: keyHashes)
       duplicateKeys = duplicates ?? findDuplicateKeys()
@@ -151,7 +154,7 @@ public struct JSONDocument: Sendable {
         } else {
           hash = JSONDocument.memberHash(UnsafeBufferPointer(start: base + start, count: end - start))
         }
-        keyHashes[i] = hash
+        if i < keyHashes.count { keyHashes[i] = hash }
         let tag = MemberSlot.tag(hash, node.parent)
         var slot = MemberSlot.start(tag) & mask
         var displacement = 0
@@ -383,12 +386,15 @@ public struct JSONDocument: Sendable {
   }
 
   /// The `memberHash` of `member`'s key (decoded), as the member table holds it: nil for a node
-  /// that is not an object's member, or when the document is read without a table. Checks of
-  /// key names read it rather than hash each key again.
+  /// that is not an object's member, when the document is read without a table, or past the
+  /// nodes whose hashes it keeps (`Storage.maxKeyHashNodes`). Checks of key names read it rather
+  /// than hash each key again.
   @inlinable
   public func keyHash(_ member: NodeID) -> UInt32? {
     let storage = self.storage
-    guard storage.maxDisplacement >= 0, storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(member)].keyStart >= 0 else { return nil }
+    guard storage.maxDisplacement >= 0, Int(member) < storage.keyHashes.count,
+      storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(member)].keyStart >= 0
+    else { return nil }
     return storage.keyHashes.baseAddress.unsafelyUnwrapped[Int(member)]
   }
 

@@ -1466,6 +1466,12 @@ final class JSONParserWordScanTests: XCTestCase {
     let keys = collidingRootKeys(40)
     let colliding = try JSONParser.parse(Array(("{" + keys.map { "\"\($0)\": 1" }.joined(separator: ",") + "}").utf8)).get()
     XCTAssertNil(colliding.keyHash(1), "no table, no hashes")
+    // A large document keeps the hashes of its first nodes only: its member lookups still work.
+    let many = try JSONParser.parse(Array(("[" + Array(repeating: "1", count: 70_000).joined(separator: ",") + #", {"k": 2}]"#).utf8)).get()
+    let member = NodeID(many.nodeCount - 1)
+    XCTAssertEqual(many.key(member), "k")
+    XCTAssertNil(many.keyHash(member))
+    XCTAssertEqual(many.member(NodeID(many.nodeCount - 2), "k"), member)
   }
 
   /// The parser writes nodes into a buffer that starts at a sixteenth of the byte count and
