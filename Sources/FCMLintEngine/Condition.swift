@@ -70,8 +70,6 @@ struct LintPlan {
     /// For a check of the built-in pack whose function is made when first called, its source,
     /// called directly rather than through `function`, its stand-in (the rule keeps it).
     let lazy: Unmanaged<FunctionSource>?
-    /// See `LintPlan.fieldProbes`.
-    let fieldProbe: UInt64
 
     /// The function's findings for one target.
     @inline(__always)
@@ -277,11 +275,11 @@ struct LintPlan {
   }
 
   /// `fieldProbes` of `checks`, read in place (a check passed by value is copied, its
-  /// function and path retained).
+  /// function and path retained). A check without a field has `@`, whose probe is 0.
   private static func fieldProbes(_ checks: [Check]) -> [UInt64] {
     var probes: [UInt64] = []
     probes.reserveCapacity(checks.count)
-    for i in checks.indices { probes.append(checks[i].fieldProbe) }
+    for i in checks.indices { probes.append(checks[i].ignoresMissing ? checks[i].path.storage.memberProbe : 0) }
     return probes
   }
 
@@ -418,11 +416,10 @@ extension LintPlan.Check {
   @inline(__always)
   init(_ check: FCMLintEngine.Rule.Check) {
     let (function, lazy) = check.functionSource.forPlan
-    let field = check.field, type = check.functionType, ignoresMissing = type.ignoresMissing
+    let field = check.field, type = check.functionType
     self.init(
       path: field ?? JSONPath.here, hasField: field != nil, function: function, templates: check.templates,
-      ignoresMissing: ignoresMissing, failsWhereMissing: type.failsWhereMissing, readsTemplates: type.readsTemplates, lazy: lazy,
-      fieldProbe: ignoresMissing ? field?.storage.memberProbe ?? 0 : 0)
+      ignoresMissing: type.ignoresMissing, failsWhereMissing: type.failsWhereMissing, readsTemplates: type.readsTemplates, lazy: lazy)
   }
 
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).

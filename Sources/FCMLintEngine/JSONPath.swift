@@ -71,10 +71,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     /// that member's name's `memberHash`, and in the high half its other spelling's (or the same
     /// again); else 0. A check of such a field asks the document whether the member may be there
     /// before it follows the path (`LintPlan.fieldProbes`).
-    let memberProbe: UInt64
-
-    /// `memberProbe` for a path of `steps` from `anchor`.
-    private static func memberProbe(_ anchor: Anchor, _ steps: [Step]) -> UInt64 {
+    var memberProbe: UInt64 {
       guard anchor == .current, let first = steps.first, first.kind == .member, let name = first.name else { return 0 }
       return UInt64(name.hash) | UInt64((first.alternate ?? name).hash) << 32
     }
@@ -89,7 +86,6 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       self.missingNames = missingNames
       count = steps.count
       hasWildcard = steps.contains { $0.kind == .wildcard }
-      memberProbe = Self.memberProbe(anchor, steps)
     }
 
     init(anchor: Anchor, segments: [Segment], description: String) {
@@ -124,7 +120,6 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
       }
       self.steps = steps
       self.names = names
-      memberProbe = Self.memberProbe(anchor, steps)
     }
 
     /// The node segment `i` (a member or an index) leads to from `node`, or nil.

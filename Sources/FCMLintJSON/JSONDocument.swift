@@ -179,47 +179,35 @@ public struct JSONDocument: Sendable {
       return (table, maxDisplacement, duplicates)
     }
 
-    /// The last member of `object` whose key is `name`, from the member table (which must not
-    /// have been abandoned).
+    /// The member table's probe for `tag`: the first member, from the slot the tag starts at and
+    /// no farther than `maxDisplacement`, whose slot has the tag and that `matches`; nil at an
+    /// empty slot or past the limit. (The table must not have been abandoned.)
     @inlinable @inline(__always)
-    func lookUp(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, _ hash: UInt32) -> NodeID? {
+    func probe(_ tag: UInt64, _ matches: (MemberSlot) -> Bool) -> NodeID? {
       let table = memberTable.baseAddress.unsafelyUnwrapped
       let mask = memberTable.count &- 1
-      let tag = MemberSlot.tag(hash, object)
       var slot = MemberSlot.start(tag) & mask
       // A member is never farther than `maxDisplacement` from its start.
       var left = maxDisplacement
       while true {
         let entry = table[slot]
         if entry.member < 0 { return nil }
-        if entry.tag == tag {
-          if Int(entry.keyLength) == name.count {
-            let keyStart = Int(nodeBuffer.baseAddress.unsafelyUnwrapped[Int(entry.member)].keyStart) &+ 1
-            if JSONDocument.same(byteBuffer, keyStart, name) { return entry.member }
-          } else if entry.keyLength < 0, escapedKeyEquals(entry.member, name) {
-            return entry.member
-          }
-        }
+        if entry.tag == tag, matches(entry) { return entry.member }
         if left == 0 { return nil }
         left &-= 1
         slot = (slot &+ 1) & mask
       }
     }
 
-    /// Whether some member's tag is `tag` (see `lookUp`): no key compared.
+    /// The last member of `object` whose key is `name`, from the member table.
     @inlinable @inline(__always)
-    func hasTag(_ tag: UInt64) -> Bool {
-      let table = memberTable.baseAddress.unsafelyUnwrapped
-      let mask = memberTable.count &- 1
-      var slot = MemberSlot.start(tag) & mask
-      var left = maxDisplacement
-      while true {
-        let entry = table[slot]
-        if entry.member < 0 { return false }
-        if entry.tag == tag { return true }
-        if left == 0 { return false }
-        left &-= 1
-        slot = (slot &+ 1) & mask
+    func lookUp(_ object: NodeID, _ name: UnsafeBufferPointer<UInt8>, _ hash: UInt32) -> NodeID? {
+      probe(MemberSlot.tag(hash, object)) { entry in
+        if Int(entry.keyLength) == name.count {
+          let keyStart = Int(nodeBuffer.baseAddress.unsafelyUnwrapped[Int(entry.member)].keyStart) &+ 1
+          return JSONDocument.same(byteBuffer, keyStart, name)
+        }
+        return entry.keyLength < 0 && escapedKeyEquals(entry.member, name)
       }
     }
 
@@ -406,7 +394,7 @@ public struct JSONDocument: Sendable {
     let storage = self.storage
     guard storage.nodeBuffer.baseAddress.unsafelyUnwrapped[Int(object)].kind == .object else { return false }
     guard storage.maxDisplacement >= 0 else { return true }
-    return storage.hasTag(MemberSlot.tag(hash, object))
+    return storage.probe(MemberSlot.tag(hash, object)) { _ in true } != nil
   }
 
   /// Member names compiled once for many lookups (a rule path's names): their bytes in one
