@@ -14,7 +14,7 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 7
+  static let version: UInt64 = 8
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -176,6 +176,7 @@ public enum CompiledPack {
     let checkCount = reader.input.count()
     reader.checks.reserveCapacity(checkCount)
     for _ in 0..<checkCount { reader.checks.append(reader.checkBody()) }
+    reader.rules = PackRules(tables: reader.tables!, checks: reader.checks)
     let mainLength = reader.input.count()
     reader.tail = reader.input.offset + mainLength
     var rules: [Rule] = []
@@ -283,6 +284,12 @@ private struct PackWriter {
     main.count(rule.idColumn)
     main.count(tail.bytes.count)
     Self.write(documentation, to: &tail)
+    main.bool(rule.reportsSyntax)
+    main.bool(rule.isReportedByFcmlint)
+    // The body after its length: a start steps over it, and reads it when first asked for
+    // (`BodySource`).
+    let outer = main
+    main = CompactWriter(strings: strings)
     main.count(rule.given.count)
     for path in rule.given { write(path) }
     main.count(rule.when.count)
@@ -296,6 +303,10 @@ private struct PackWriter {
     } else {
       main.bool(false)
     }
+    let bodyBytes = main.bytes
+    main = outer
+    main.count(bodyBytes.count)
+    main.append(bodyBytes)
   }
 
   mutating func write(_ condition: Rule.Condition) {
@@ -541,6 +552,8 @@ private struct PackReader {
   var resources = RuleResources()
   /// What checks read their options with, when they are first run.
   var tables: PackTables?
+  /// What rules read their bodies with, when first asked for.
+  var rules: PackRules?
 
   init(base: UnsafePointer<UInt8>, count: Int, strings: [String]) {
     self.base = base
@@ -634,6 +647,18 @@ private struct PackReader {
       var reader = CompactReader(UnsafePointer(bitPattern: address)!, count: count, offset: documentationAt, strings: strings)
       return PackReader.tree(&reader)
     }
+    let reportsSyntax = input.bool(), isReportedByFcmlint = input.bool()
+    let bodyLength = input.count()
+    precondition(input.offset + bodyLength <= count, "the compiled rule pack is cut short")
+    let body = BodySource(reading: rules!, at: input.offset, reportsSyntax: reportsSyntax, isReportedByFcmlint: isReportedByFcmlint)
+    input.offset += bodyLength
+    return Rule(
+      id: id, severity: severity, summary: summary, documentation: .later(documentation), docs: docs, body: body, source: source,
+      isBuiltin: isBuiltin, idLine: idLine, idColumn: idColumn)
+  }
+
+  /// A rule's body (see `PackWriter.write(_:documentation:)`).
+  mutating func ruleBody() -> Rule.Body {
     var given: [JSONPath] = []
     let givenCount = input.count()
     given.reserveCapacity(givenCount)
@@ -648,9 +673,7 @@ private struct PackReader {
     for _ in 0..<thenCount { then.append(check()) }
     let message = template()
     let fix = input.bool() ? self.fix() : nil
-    return Rule(
-      id: id, severity: severity, summary: summary, documentation: .later(documentation), docs: docs, given: given, when: when,
-      then: then, message: message, fix: fix, source: source, isBuiltin: isBuiltin, idLine: idLine, idColumn: idColumn)
+    return Rule.Body(given: given, when: when, then: then, message: message, fix: fix)
   }
 
   mutating func condition() -> Rule.Condition {
@@ -864,6 +887,71 @@ final class PackTables: @unchecked Sendable {
     self.paths = paths
     self.patterns = patterns
     self.resources = resources
+  }
+}
+
+/// What a rule's body is read with when first asked for: the pack's tables and its checks.
+final class PackRules: Sendable {
+  let tables: PackTables
+  let checks: [Rule.Check]
+
+  init(tables: PackTables, checks: [Rule.Check]) {
+    self.tables = tables
+    self.checks = checks
+  }
+}
+
+/// A rule's `Rule.Body`: read with the rule (a rule file's), or, for a rule of the built-in pack,
+/// from the pack when first asked for. A start then reads no rule's paths, conditions and messages
+/// (the lint plan has what linting needs; a report asks for the rules that found something), so
+/// what the linter asks of every rule at start (`reportsSyntax`, `isReportedByFcmlint`) the pack
+/// keeps beside it. Threads that race to read one keep the first stored and drop their own.
+final class BodySource: @unchecked Sendable {
+  private let ready: Rule.Body?
+  private let pack: PackRules?
+  private let offset: Int
+  private let slot = Atomic<UnsafeRawPointer?>(nil)
+  /// Whether a check of the body is `ValidJSON`'s (see `Rule.reportsSyntax`).
+  let reportsSyntax: Bool
+  /// Whether a check of the body is `ReportedByFcmlint`'s (see `Rule.isReportedByFcmlint`).
+  let isReportedByFcmlint: Bool
+
+  init(_ body: Rule.Body) {
+    ready = body
+    pack = nil
+    offset = 0
+    reportsSyntax = body.checks(with: ValidJSON.self)
+    isReportedByFcmlint = body.checks(with: ReportedByFcmlint.self)
+  }
+
+  init(reading pack: PackRules, at offset: Int, reportsSyntax: Bool, isReportedByFcmlint: Bool) {
+    ready = nil
+    self.pack = pack
+    self.offset = offset
+    self.reportsSyntax = reportsSyntax
+    self.isReportedByFcmlint = isReportedByFcmlint
+  }
+
+  deinit {
+    if let stored = slot.load(ordering: .acquiring) { Unmanaged<Rule.Body>.fromOpaque(stored).release() }
+  }
+
+  /// Whether the body is read (for tests).
+  var isRead: Bool { ready != nil || slot.load(ordering: .acquiring) != nil }
+
+  /// The body, read first if it is not yet.
+  var body: Rule.Body {
+    ready ?? Unmanaged<Rule.Body>.fromOpaque(slot.load(ordering: .acquiring) ?? readNow()).takeUnretainedValue()
+  }
+
+  @inline(never) private func readNow() -> UnsafeRawPointer {
+    var reader = PackReader(tables: pack!.tables, offset: offset)
+    reader.checks = pack!.checks
+    let mine = UnsafeRawPointer(Unmanaged.passRetained(reader.ruleBody()).toOpaque())
+    let (stored, other) = slot.compareExchange(expected: nil, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+    if stored { return mine }
+    Unmanaged<Rule.Body>.fromOpaque(mine).release()
+    return other!
   }
 }
 

@@ -14,47 +14,67 @@ public struct Rule: Sendable {
     let summary: String
     let documentationSource: DocumentationSource
     let docs: String
-    let given: [JSONPath]
-    let when: [Condition]
-    let then: [Check]
-    let message: MessageTemplate?
-    let fix: RuleFix?
+    let body: BodySource
     let source: String
     let isBuiltin: Bool
     let idLine: Int
     let idColumn: Int
 
     init(
-      id: String, summary: String, documentationSource: DocumentationSource, docs: String, given: [JSONPath], when: [Condition],
-      then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool, idLine: Int, idColumn: Int
+      id: String, summary: String, documentationSource: DocumentationSource, docs: String, body: BodySource, source: String,
+      isBuiltin: Bool, idLine: Int, idColumn: Int
     ) {
       self.id = id
       self.summary = summary
       self.documentationSource = documentationSource
       self.docs = docs
-      self.given = given
-      self.when = when
-      self.then = then
-      self.message = message
-      self.fix = fix
+      self.body = body
       self.source = source
       self.isBuiltin = isBuiltin
       self.idLine = idLine
       self.idColumn = idColumn
     }
 
-    /// This storage with some of its values changed.
+    /// This storage with some of its values changed (the body read first when one of its parts is).
     func with(
       id: String? = nil, summary: String? = nil, docs: String? = nil, given: [JSONPath]? = nil, when: [Condition]? = nil,
       then: [Check]? = nil, message: MessageTemplate?? = nil, fix: RuleFix?? = nil, source: String? = nil, isBuiltin: Bool? = nil,
       idLine: Int? = nil, idColumn: Int? = nil
     ) -> Storage {
-      Storage(
+      var body = self.body
+      if given != nil || when != nil || then != nil || message != nil || fix != nil {
+        let old = body.body
+        body = BodySource(
+          Body(
+            given: given ?? old.given, when: when ?? old.when, then: then ?? old.then, message: message ?? old.message,
+            fix: fix ?? old.fix))
+      }
+      return Storage(
         id: id ?? self.id, summary: summary ?? self.summary, documentationSource: documentationSource, docs: docs ?? self.docs,
-        given: given ?? self.given, when: when ?? self.when, then: then ?? self.then, message: message ?? self.message,
-        fix: fix ?? self.fix, source: source ?? self.source, isBuiltin: isBuiltin ?? self.isBuiltin, idLine: idLine ?? self.idLine,
+        body: body, source: source ?? self.source, isBuiltin: isBuiltin ?? self.isBuiltin, idLine: idLine ?? self.idLine,
         idColumn: idColumn ?? self.idColumn)
     }
+  }
+
+  /// Where a rule applies (`given`), when, what it checks (`then`), what it says and how it fixes:
+  /// what only linting reads, and a built-in rule's only when first asked (`BodySource`).
+  final class Body: Sendable {
+    let given: [JSONPath]
+    let when: [Condition]
+    let then: [Check]
+    let message: MessageTemplate?
+    let fix: RuleFix?
+
+    init(given: [JSONPath], when: [Condition], then: [Check], message: MessageTemplate?, fix: RuleFix?) {
+      self.given = given
+      self.when = when
+      self.then = then
+      self.message = message
+      self.fix = fix
+    }
+
+    /// Whether a check of `then` is of `function`.
+    func checks(with function: any RuleFunction.Type) -> Bool { then.contains { $0.functionType == function } }
   }
 
   public var id: String {
@@ -75,24 +95,24 @@ public struct Rule: Sendable {
     set { storage = storage.with(docs: newValue) }
   }
   public var given: [JSONPath] {
-    get { storage.given }
+    get { storage.body.body.given }
     set { storage = storage.with(given: newValue) }
   }
   public var when: [Condition] {
-    get { storage.when }
+    get { storage.body.body.when }
     set { storage = storage.with(when: newValue) }
   }
   public var then: [Check] {
-    get { storage.then }
+    get { storage.body.body.then }
     set { storage = storage.with(then: newValue) }
   }
   public var message: MessageTemplate? {
-    get { storage.message }
+    get { storage.body.body.message }
     set { storage = storage.with(message: .some(newValue)) }
   }
   /// The mechanical correction offered for each finding, if the right change is unambiguous.
   public var fix: RuleFix? {
-    get { storage.fix }
+    get { storage.body.body.fix }
     set { storage = storage.with(fix: .some(newValue)) }
   }
   /// The file the rule was read from (`rules/...` for the built-in pack).
@@ -186,11 +206,25 @@ public struct Rule: Sendable {
     when: [Condition], then: [Check], message: MessageTemplate?, fix: RuleFix?, source: String, isBuiltin: Bool,
     idLine: Int, idColumn: Int
   ) {
+    self.init(
+      id: id, severity: severity, summary: summary, documentation: documentation, docs: docs,
+      body: BodySource(Body(given: given, when: when, then: then, message: message, fix: fix)), source: source, isBuiltin: isBuiltin,
+      idLine: idLine, idColumn: idColumn)
+  }
+
+  /// A rule whose body `body` gives, when first asked for.
+  init(
+    id: String, severity: Severity, summary: String, documentation: DocumentationSource, docs: String, body: BodySource,
+    source: String, isBuiltin: Bool, idLine: Int, idColumn: Int
+  ) {
     self.severity = severity
     storage = Storage(
-      id: id, summary: summary, documentationSource: documentation, docs: docs, given: given, when: when, then: then,
-      message: message, fix: fix, source: source, isBuiltin: isBuiltin, idLine: idLine, idColumn: idColumn)
+      id: id, summary: summary, documentationSource: documentation, docs: docs, body: body, source: source, isBuiltin: isBuiltin,
+      idLine: idLine, idColumn: idColumn)
   }
+
+  /// The rule's body as it is held: read or not yet (for the compiled pack and the tests).
+  var bodySource: BodySource { storage.body }
 
   /// What only `rules`, `explain` and the tests read.
   public struct Documentation: Sendable, Equatable {
@@ -253,7 +287,7 @@ public struct Rule: Sendable {
   }
 
   /// Whether this is the rule that reports unparseable documents (see `ValidJSON`).
-  public var reportsSyntax: Bool { then.contains { $0.functionType == ValidJSON.self } }
+  public var reportsSyntax: Bool { storage.body.reportsSyntax }
 
   /// Whether `docs` is a web address (an https:// URL); else it is a page of the rule's
   /// repository by its path, which formats that need an absolute URI (SARIF's `helpUri`, LSP's
@@ -261,7 +295,7 @@ public struct Rule: Sendable {
   public static func isWebAddress(_ docs: String) -> Bool { docs.hasPrefix("https://") }
 
   /// Whether fcmlint reports this rule itself, outside a document's walk (see `ReportedByFcmlint`).
-  public var isReportedByFcmlint: Bool { then.contains { $0.functionType == ReportedByFcmlint.self } }
+  public var isReportedByFcmlint: Bool { storage.body.isReportedByFcmlint }
 
   /// A diagnostic of this rule, with its severity and docs, that the reporting code places itself:
   /// the parser's syntax errors, and what `isReportedByFcmlint` rules report. `detail` fills the

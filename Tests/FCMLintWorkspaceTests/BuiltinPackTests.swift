@@ -75,6 +75,46 @@ final class BuiltinPackTests: XCTestCase {
     XCTAssertLessThan(made, checks.count / 2, "a small message runs few of the pack's checks")
   }
 
+  /// A rule's body (`given`, `when`, `then`, messages, fix) is read from the pack when first
+  /// asked for: neither a start nor a linter reads one, a lint reads those of the rules that
+  /// found something, threads that read one at once see one body, and what the pack keeps
+  /// beside each body is what the body says.
+  func testRuleBodiesAreReadWhenFirstAskedFor() throws {
+    let pack = builtinRules()
+    func read() -> [String] { pack.rules.filter { $0.bodySource.isRead }.map(\.id) }
+    XCTAssertEqual(read(), [], "a start reads no rule's body")
+    let linter = Linter(rules: pack)
+    XCTAssertEqual(read(), [], "nor does a linter")
+    let clean = Array(#"{"message": {"topic": "news", "notification": {"title": "Hi", "body": "There"}}}"#.utf8)
+    XCTAssertEqual(linter.lint(bytes: clean, file: "m.json"), [])
+    XCTAssertEqual(read(), [], "nor a lint that finds nothing")
+    let message = Array(#"{"message": {"topic": "news", "data": {"from": "x"}, "notification": {"title": "Hi"}}}"#.utf8)
+    let lock = NSLock()
+    nonisolated(unsafe) var results: [[Diagnostic]] = []
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      let found = linter.lint(bytes: message, file: "m.json")
+      lock.withLock { results.append(found) }
+    }
+    XCTAssertEqual(results.map { $0.map(\.rule) }, Array(repeating: ["data-reserved-key"], count: 4))
+    XCTAssertEqual(Set(results.map { $0.map(\.message) }).count, 1)
+    XCTAssertEqual(read(), ["data-reserved-key"], "a lint reads the bodies of the rules that found something")
+    let body = try XCTUnwrap(pack.rule("data-reserved-key")).bodySource
+    XCTAssertTrue(body.body === body.body, "one body, read once")
+
+    let files = try packFromFiles()
+    for rule in pack.rules {
+      let file = try XCTUnwrap(files.rule(rule.id))
+      XCTAssertEqual(rule.reportsSyntax, file.reportsSyntax, rule.id)
+      XCTAssertEqual(rule.isReportedByFcmlint, file.isReportedByFcmlint, rule.id)
+      XCTAssertEqual(rule.bodySource.reportsSyntax, rule.bodySource.body.checks(with: ValidJSON.self), rule.id)
+      XCTAssertEqual(rule.bodySource.isReportedByFcmlint, rule.bodySource.body.checks(with: ReportedByFcmlint.self), rule.id)
+      XCTAssertEqual(rule.when.count, file.when.count, rule.id)
+      XCTAssertEqual(rule.fix?.description?.source, file.fix?.description?.source, rule.id)
+    }
+    XCTAssertEqual(pack.rules.filter(\.reportsSyntax).count, 1)
+    XCTAssertGreaterThan(pack.rules.filter(\.isReportedByFcmlint).count, 0)
+  }
+
   /// A linter of the whole pack takes the tables the build laid out (`CompiledPlan`), which are
   /// the ones its rules make; with a rule turned off, or a user's rule added, it builds its own.
   func testALinterOfTheWholePackTakesTheTablesTheBuildLaidOut() throws {
