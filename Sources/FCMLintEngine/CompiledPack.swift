@@ -349,7 +349,7 @@ private struct PackWriter {
       main.bool(false)
     }
     // The options after their length: a start steps over them, and the check's function is made
-    // from them when the check first runs (`FunctionSource`).
+    // from them when the check first runs (`Rule.Check.made`).
     let options = check.options.entries
     let outer = main
     main = CompactWriter(strings: strings)
@@ -697,11 +697,12 @@ private struct PackReader {
     let field = input.bool() ? path() : nil
     let optionsLength = input.count()
     precondition(input.offset + optionsLength <= count, "the compiled rule pack is cut short")
-    let source = FunctionSource(reading: tables!, at: input.offset, functionType: function)
+    let optionsAt = input.offset
     input.offset += optionsLength
     let message = template()
     let templates = Rule.TemplateHandling.allCases[input.count()]
-    return Rule.Check(field: field, functionSource: source, functionType: function, message: message, templates: templates, kind: kind)
+    return Rule.Check(
+      field: field, reading: tables!, at: optionsAt, functionType: function, message: message, templates: templates, kind: kind)
   }
 
   /// A check's options (see `PackWriter.writeBody`).
@@ -955,95 +956,83 @@ final class BodySource: @unchecked Sendable {
   }
 }
 
-/// A check's function and the options it was made with: made with the check (a rule file's), or,
-/// for a check of the built-in pack, made from the pack when the check first runs. A start then
-/// makes no function (making them all cost more than linting a small file, and a document runs
-/// a few dozen of the pack's checks: docs/performance.md). Threads that race to make one keep
-/// the first stored and drop their own.
-final class FunctionSource: @unchecked Sendable {
-  final class Made: Sendable {
-    let function: any RuleFunction
-    let options: FunctionOptions
+/// A check's function and the options it was made with (see `Rule.Check.made`).
+final class MadeFunction: Sendable {
+  let function: any RuleFunction
+  let options: FunctionOptions
 
-    init(function: any RuleFunction, options: FunctionOptions) {
-      self.function = function
-      self.options = options
-    }
+  init(function: any RuleFunction, options: FunctionOptions) {
+    self.function = function
+    self.options = options
   }
+}
 
-  private let ready: Made?
-  private let tables: PackTables?
-  private let offset: Int
-  private let functionType: (any RuleFunction.Type)?
-  private let slot = Atomic<UnsafeRawPointer?>(nil)
-
-  init(_ made: Made) {
-    ready = made
-    tables = nil
-    offset = 0
-    functionType = nil
-  }
-
-  init(reading tables: PackTables, at offset: Int, functionType: any RuleFunction.Type) {
-    ready = nil
-    self.tables = tables
-    self.offset = offset
-    self.functionType = functionType
-  }
-
-  deinit {
-    if let stored = slot.load(ordering: .acquiring) { Unmanaged<Made>.fromOpaque(stored).release() }
-  }
-
+/// A check's function: made with the check (a rule file's), or, for a check of the built-in pack,
+/// made from the pack when the check first runs. A start then makes no function (making them all
+/// cost more than linting a small file, and a document runs a few dozen of the pack's checks:
+/// docs/performance.md). Threads that race to make one keep the first stored and drop their own.
+extension Rule.Check {
   /// Whether the function is made (for tests).
-  var isMade: Bool { ready != nil || slot.load(ordering: .acquiring) != nil }
+  var isMade: Bool { ready != nil || madeSlot.load(ordering: .acquiring) != 0 }
 
   /// The function and its options, made first if they are not yet.
-  var made: Made { ready ?? Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow()).takeUnretainedValue() }
+  var made: MadeFunction { ready ?? Unmanaged<MadeFunction>.fromOpaque(storedOrMade()).takeUnretainedValue() }
 
   /// What the lint plan holds for the check: the function once it is made; before, a stand-in
-  /// (`LazyFunction`) and this source, which the plan calls directly (`findings(_:_:in:)`) as
-  /// long as the rule that holds the check keeps the source.
-  var forPlan: (function: any RuleFunction, lazy: Unmanaged<FunctionSource>?) {
+  /// (`LazyFunction`) and this check, which the plan calls directly (`findings(_:_:in:)`) as
+  /// long as the rule that holds the check keeps it.
+  var forPlan: (function: any RuleFunction, lazy: Unmanaged<Rule.Check>?) {
     if isMade { return (made.function, nil) }
-    return (LazyFunction(source: self), Unmanaged.passUnretained(self))
+    return (LazyFunction(check: self), Unmanaged.passUnretained(self))
   }
 
-  /// The function's findings for one target. Neither the source nor what it made is retained: the
+  /// The function's findings for one target. Neither the check nor what it made is retained: the
   /// plan calls a check's function through here for every node it reaches.
-  @inline(__always) static func findings(_ source: Unmanaged<FunctionSource>, _ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
-    source._withUnsafeGuaranteedRef { $0.findings(target, in: context) }
+  @inline(__always) static func findings(_ check: Unmanaged<Rule.Check>, _ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
+    check._withUnsafeGuaranteedRef { $0.findings(target, in: context) }
   }
 
   /// Whether the function finds nothing for one target (see `findings(_:_:in:)`).
-  @inline(__always) static func passes(_ source: Unmanaged<FunctionSource>, _ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
-    source._withUnsafeGuaranteedRef { $0.passes(target, in: context) }
+  @inline(__always) static func passes(_ check: Unmanaged<Rule.Check>, _ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
+    check._withUnsafeGuaranteedRef { $0.passes(target, in: context) }
   }
 
   @inline(__always) func findings(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     if let ready { return ready.function.check(target, in: context) }
-    return Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow())._withUnsafeGuaranteedRef { $0.function.check(target, in: context) }
+    return Unmanaged<MadeFunction>.fromOpaque(storedOrMade())._withUnsafeGuaranteedRef { $0.function.check(target, in: context) }
   }
 
   @inline(__always) func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     if let ready { return ready.function.passes(target, in: context) }
-    return Unmanaged<Made>.fromOpaque(slot.load(ordering: .acquiring) ?? makeNow())._withUnsafeGuaranteedRef { $0.function.passes(target, in: context) }
+    return Unmanaged<MadeFunction>.fromOpaque(storedOrMade())._withUnsafeGuaranteedRef { $0.function.passes(target, in: context) }
+  }
+
+  /// Releases the function made from the pack, if one was (the check's `deinit`).
+  func releaseMadeFunction() {
+    let stored = madeSlot.load(ordering: .acquiring)
+    if stored != 0 { Unmanaged<MadeFunction>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
+
+  /// The made function's address: the stored one, or one made now.
+  @inline(__always) private func storedOrMade() -> UnsafeRawPointer {
+    let stored = madeSlot.load(ordering: .acquiring)
+    return stored != 0 ? UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped : makeNow()
   }
 
   @inline(never) private func makeNow() -> UnsafeRawPointer {
-    var reader = PackReader(tables: tables!, offset: offset)
+    var reader = PackReader(tables: pack!, offset: optionsOffset)
     let options = reader.options()
     let function: any RuleFunction
     do {
-      function = try functionType!.init(options: options)
+      function = try functionType.init(options: options)
     } catch {
-      preconditionFailure("\(functionType!.name) refuses the options the build gave it: \(error.message)")
+      preconditionFailure("\(functionType.name) refuses the options the build gave it: \(error.message)")
     }
-    let mine = UnsafeRawPointer(Unmanaged.passRetained(Made(function: function, options: options)).toOpaque())
-    let (stored, other) = slot.compareExchange(expected: nil, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-    if stored { return mine }
-    Unmanaged<Made>.fromOpaque(mine).release()
-    return other!
+    let mine = UInt(bitPattern: Unmanaged.passRetained(MadeFunction(function: function, options: options)).toOpaque())
+    let (stored, other) = madeSlot.compareExchange(expected: 0, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+    if stored { return UnsafeRawPointer(bitPattern: mine)! }
+    Unmanaged<MadeFunction>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
+    return UnsafeRawPointer(bitPattern: other)!
   }
 }
 
@@ -1055,20 +1044,20 @@ struct LazyFunction: RuleFunction {
   static let name = "(made when first called)"
   static let summary = ""
   static let options: [OptionSpec] = []
-  let source: FunctionSource
+  let check: Rule.Check
 
-  init(source: FunctionSource) { self.source = source }
+  init(check: Rule.Check) { self.check = check }
 
   init(options: FunctionOptions) throws(OptionError) {
     throw OptionError("made only from the compiled pack")
   }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
-    source.findings(target, in: context)
+    check.findings(target, in: context)
   }
 
   func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
-    source.passes(target, in: context)
+    check.passes(target, in: context)
   }
 }
 

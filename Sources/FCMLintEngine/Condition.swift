@@ -67,21 +67,21 @@ struct LintPlan {
     let failsWhereMissing: Bool
     /// `function`'s `readsTemplates`.
     let readsTemplates: Bool
-    /// For a check of the built-in pack whose function is made when first called, its source,
-    /// called directly rather than through `function`, its stand-in (the rule keeps it).
-    let lazy: Unmanaged<FunctionSource>?
+    /// For a check of the built-in pack whose function is made when first called, the rule's
+    /// check, called directly rather than through `function`, its stand-in (the rule keeps it).
+    let lazy: Unmanaged<FCMLintEngine.Rule.Check>?
 
     /// The function's findings for one target.
     @inline(__always)
     func functionFindings(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
-      if let lazy { return FunctionSource.findings(lazy, target, in: context) }
+      if let lazy { return FCMLintEngine.Rule.Check.findings(lazy, target, in: context) }
       return function.check(target, in: context)
     }
 
     /// Whether the function finds nothing for one target.
     @inline(__always)
     func functionPasses(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
-      if let lazy { return FunctionSource.passes(lazy, target, in: context) }
+      if let lazy { return FCMLintEngine.Rule.Check.passes(lazy, target, in: context) }
       return function.passes(target, in: context)
     }
   }
@@ -415,7 +415,7 @@ extension LintPlan.Check {
   /// The check of `check`, as the loop reads it (in an extension: the memberwise init stays).
   @inline(__always)
   init(_ check: FCMLintEngine.Rule.Check) {
-    let (function, lazy) = check.functionSource.forPlan
+    let (function, lazy) = check.forPlan
     let field = check.field, type = check.functionType
     self.init(
       path: field ?? JSONPath.here, hasField: field != nil, function: function, templates: check.templates,

@@ -1,4 +1,5 @@
 import FCMLintJSON
+import Synchronization
 
 /// One rule, loaded from one YAML file: where it applies (`given`), when (`when`), what it checks
 /// (`then`), what it says (`message`) and the examples that are both its docs and its tests.
@@ -138,7 +139,7 @@ public struct Rule: Sendable {
   /// absolute with `$`; the `given` node itself when absent).
   public final class Check: Sendable {
     public let field: JSONPath?
-    public var function: any RuleFunction { functionSource.made.function }
+    public var function: any RuleFunction { made.function }
     /// `function`'s type, kept apart: asked of the existential, each question copied it.
     public let functionType: any RuleFunction.Type
     public let functionName: String
@@ -147,13 +148,19 @@ public struct Rule: Sendable {
     public let templates: TemplateHandling
     /// The options `function` was made with, as the loader checked them (what the compiled pack
     /// keeps of a check, and what tells two checks that do the same apart from two that do not).
-    var options: FunctionOptions { functionSource.made.options }
+    var options: FunctionOptions { made.options }
     /// In the compiled pack, the number shared by the checks that do the same (equal
     /// `signature`); -1 for a check loaded from a rule file.
     let kind: Int32
-    /// The function and its options, made with the check, or for the built-in pack when the
-    /// check first runs (`FunctionSource`).
-    let functionSource: FunctionSource
+    /// The function and its options when made with the check (a rule file's check); nil for a
+    /// check of the built-in pack, whose function is made from `pack` when the check first runs
+    /// (`made`, in CompiledPack.swift). One object per check: a start reads every check of the pack.
+    let ready: MadeFunction?
+    /// The pack a check of the built-in pack makes its function from, and where its options are.
+    let pack: PackTables?
+    let optionsOffset: Int
+    /// The function made from the pack, once it is: the address of a retained `MadeFunction`.
+    let madeSlot = Atomic<UInt>(0)
 
     public convenience init(
       field: JSONPath?, function: any RuleFunction, functionName: String, message: MessageTemplate?, templates: TemplateHandling = .structure
@@ -167,26 +174,32 @@ public struct Rule: Sendable {
     ) {
       self.kind = kind
       self.field = field
-      functionSource = FunctionSource(FunctionSource.Made(function: function, options: options))
+      ready = MadeFunction(function: function, options: options)
+      pack = nil
+      optionsOffset = 0
       functionType = type(of: function)
       self.functionName = functionName
       self.message = message
       self.templates = templates
     }
 
-    /// A check whose function `functionSource` makes when first asked for.
+    /// A check whose function is made from `pack`'s options at `optionsOffset` when first asked for.
     init(
-      field: JSONPath?, functionSource: FunctionSource, functionType: any RuleFunction.Type, message: MessageTemplate?,
+      field: JSONPath?, reading pack: PackTables, at optionsOffset: Int, functionType: any RuleFunction.Type, message: MessageTemplate?,
       templates: TemplateHandling, kind: Int32
     ) {
       self.kind = kind
       self.field = field
-      self.functionSource = functionSource
+      ready = nil
+      self.pack = pack
+      self.optionsOffset = optionsOffset
       self.functionType = functionType
       functionName = functionType.name
       self.message = message
       self.templates = templates
     }
+
+    deinit { releaseMadeFunction() }
   }
 
   /// How a check treats a template's placeholders (`templates:` in a rule file, for the rule or
