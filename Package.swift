@@ -14,11 +14,15 @@ import PackageDescription
 // none: a server that links the FCMLint library gets the ordinary build.
 let builtAsDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
 
+// The code a start runs, laid out together: each function in a section of its own
+// (`-function-sections`, in releaseSwiftSettings) and the linker told their order (Sources/fcmlint/start.order,
+// written by scripts/start-order.py), so a one-file run touches fewer pages of the binary.
 #if compiler(>=6.3) && compiler(<6.4)
 let staticReleaseBinary: [LinkerSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
     [
       "-static-stdlib", "-static-executable", "-lswiftSynchronization",
+      "-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/fcmlint/start.order",
     ],
     .when(platforms: [.linux], configuration: .release))
 ]
@@ -30,15 +34,17 @@ let staticReleaseBinary: [LinkerSetting] = []
 // run time from its mangled name, which checks the generic requirements (`String: Hashable`) by
 // looking the conformance up: the first lookup of each pair scans every conformance record of the
 // binary. With direct metadata accessors the compiler passes the conformances it already knows,
-// which saves a measurable part of a one-file run (docs/performance.md). A frontend flag, so
-// pinned to the compiler the static build is pinned to.
+// which saves a measurable part of a one-file run (docs/performance.md). And each function in a
+// section of its own, for the start's order (above). Frontend flags, so pinned to the compiler
+// the static build is pinned to.
 #if compiler(>=6.3) && compiler(<6.4)
-let metadataAccessors: [SwiftSetting] = builtAsDependency ? [] : [
+let releaseSwiftSettings: [SwiftSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
-    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release))
+    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-Xfrontend", "-function-sections"],
+    .when(platforms: [.linux], configuration: .release))
 ]
 #else
-let metadataAccessors: [SwiftSetting] = []
+let releaseSwiftSettings: [SwiftSetting] = []
 #endif
 
 // The pipeline, one module per stage, each knowing only the stages to its left:
@@ -75,27 +81,27 @@ let package = Package(
     // The system calls (reads and writes retried on EINTR, stat, directory listings, the safe
     // writer's temporary file, fsync, rename, extended attributes): the one module with pointer
     // code for I/O, depending on the C library alone.
-    .target(name: "FCMLintSystem", dependencies: ["CExtendedAttributes"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintSystem", dependencies: ["CExtendedAttributes"], swiftSettings: releaseSwiftSettings),
     // Regular expressions matched in linear time, for rule patterns: no dependency at all.
-    .target(name: "LinearRegex", swiftSettings: metadataAccessors),
-    .target(name: "FCMLintJSON", swiftSettings: metadataAccessors),
+    .target(name: "LinearRegex", swiftSettings: releaseSwiftSettings),
+    .target(name: "FCMLintJSON", swiftSettings: releaseSwiftSettings),
     .target(
       name: "FCMLintEngine",
       dependencies: ["FCMLintJSON", "LinearRegex", "CLibYAML"],
-      swiftSettings: metadataAccessors
+      swiftSettings: releaseSwiftSettings
     ),
-    .target(name: "FCMLintFormatters", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintSystem"], swiftSettings: metadataAccessors),
-    .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintFormatters", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintSystem"], swiftSettings: releaseSwiftSettings),
+    .target(name: "FCMLintFixes", dependencies: ["FCMLintJSON", "FCMLintEngine"], swiftSettings: releaseSwiftSettings),
     // Everything that touches the file system: reading and walking files, the config file and
     // its discovery, ignore globs, limits, user rule folders, safe writes.
     // Samples inside documentation (Markdown, HTML, plain text, Node.js literals), linted as files.
-    .target(name: "FCMLintDocs", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes"], swiftSettings: metadataAccessors),
+    .target(name: "FCMLintDocs", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes"], swiftSettings: releaseSwiftSettings),
     .target(
       name: "FCMLintWorkspace", dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem"],
-      swiftSettings: metadataAccessors),
+      swiftSettings: releaseSwiftSettings),
     // The built-in rule pack: rules/**/*.yml embedded at build time, so the executable needs no
     // files beside it.
-    .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: metadataAccessors, plugins: ["EmbedRules"]),
+    .target(name: "FCMLintBuiltinRules", dependencies: ["FCMLintEngine"], swiftSettings: releaseSwiftSettings, plugins: ["EmbedRules"]),
     // Loads each rule file completely and embeds the pack compiled (CompiledPack), the
     // documentation apart: a broken built-in rule fails the build with its line and column, and
     // starting fcmlint parses and compiles no rule text.
@@ -106,7 +112,7 @@ let package = Package(
     .target(
       name: "FCMLintLanguageServer",
       dependencies: ["FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules"],
-      swiftSettings: metadataAccessors
+      swiftSettings: releaseSwiftSettings
     ),
     // The CLI as a library, so tests drive it in-process; the executable only calls it.
     .target(
@@ -115,9 +121,11 @@ let package = Package(
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintDocs", "FCMLintSystem", "FCMLintWorkspace",
         "FCMLintBuiltinRules", "FCMLintLanguageServer",
       ],
-      swiftSettings: metadataAccessors
+      swiftSettings: releaseSwiftSettings
     ),
-    .executableTarget(name: "fcmlint", dependencies: ["FCMLintCLI"], swiftSettings: metadataAccessors, linkerSettings: staticReleaseBinary),
+    .executableTarget(
+      name: "fcmlint", dependencies: ["FCMLintCLI"], exclude: ["start.order"], swiftSettings: releaseSwiftSettings,
+      linkerSettings: staticReleaseBinary),
     // Test helpers: repository paths and a seeded generator (no module of fcmlint), and the
     // built-in pack and the corpus documents for the test targets from the engine up.
     .target(name: "FCMLintTestSupport", path: "Tests/Support"),

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The order the release binary's linker lays the start's code out in (Sources/fcmlint/start.order).
+
+    scripts/start-order.py [--binary PATH]     write Sources/fcmlint/start.order again
+    scripts/start-order.py --check PATH        how many of its entries PATH still has
+
+A run of one small file executes about 1,500 of the binary's functions, spread over its whole
+code segment: each page the start touches is a page fault, and a binary read back from the disk
+(as an installed one is) takes many more of them than one just written (docs/performance.md).
+The release build compiles each function into a section of its own (`-function-sections`, in
+Package.swift) and hands the linker this file (`--section-ordering-file`), so the functions a
+start runs come first, together, in the order a run first reaches them.
+
+Writing: runs the release binary (built with `swift build -c release` unless --binary names one)
+under callgrind, `--version` first, then a request of the corpus without findings and one with,
+and lists every function they execute, in the order callgrind first names them, as
+`.text.<symbol>`. Needs valgrind.
+
+Checking (CI): the share of the file's entries that still name a function of the binary. Code
+changes rename functions and add new ones; the order then helps less, and below three quarters
+the check fails, so the file is written again (a stale entry is otherwise harmless: the linker
+skips a section it does not find).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ORDER = os.path.join(ROOT, "Sources", "fcmlint", "start.order")
+# A request to every platform with an image, then one with a finding (a report's code).
+REQUESTS = [os.path.join(ROOT, "corpus", "valid", "topic-image-all-platforms.json"),
+            os.path.join(ROOT, "corpus", "invalid", "android-color-short.json")]
+MINIMUM_SHARE = 0.75
+
+
+def log(message):
+    print("start-order.py: " + message, file=sys.stderr)
+
+
+def release_binary():
+    log("building fcmlint (release)")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "fcmlint"], cwd=ROOT, check=True, stdout=sys.stderr)
+    path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+    return os.path.join(path, "fcmlint")
+
+
+def executed(binary, arguments, folder):
+    """The functions a run executes, in the order callgrind first names them (mangled)."""
+    out = os.path.join(folder, "callgrind.out")
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out, binary] + arguments,
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if run.returncode not in (0, 1):  # 1: the request has findings
+        sys.exit(f"start-order.py: fcmlint {' '.join(arguments)} ended with {run.returncode} under callgrind")
+    names, seen = [], set()
+    # `fn=(12) name` the first time a function is named, `fn=(12)` after; calls name theirs as cfn=.
+    pattern = re.compile(r"^c?fn=\(\d+\) (\S+)")
+    with open(out) as lines:
+        for line in lines:
+            match = pattern.match(line)
+            if match and match.group(1) not in seen:
+                seen.add(match.group(1))
+                names.append(match.group(1))
+    return names
+
+
+def defined_functions(binary):
+    listing = subprocess.run(["nm", "--defined-only", binary], check=True, capture_output=True, text=True).stdout
+    return {fields[2] for fields in (line.split() for line in listing.splitlines()) if len(fields) == 3 and fields[1] in "tTwW"}
+
+
+def write(binary):
+    functions = defined_functions(binary)
+    order, seen = [], set()
+    with tempfile.TemporaryDirectory() as folder:
+        for arguments in [["--version"]] + [["--format", "json", request] for request in REQUESTS]:
+            for name in executed(binary, arguments, folder):
+                if name in functions and name not in seen:
+                    seen.add(name)
+                    order.append(name)
+    with open(ORDER, "w") as out:
+        for name in order:
+            out.write(".text." + name + "\n")
+    # The build does not know the linker reads the file: without the release binary, the next
+    # release build links it again.
+    built = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                                        capture_output=True, text=True).stdout.strip(), "fcmlint")
+    if os.path.exists(built):
+        os.remove(built)
+    log(f"{len(order)} functions written to {os.path.relpath(ORDER, ROOT)}")
+
+
+def check(binary):
+    with open(ORDER) as lines:
+        entries = [line.strip()[len(".text."):] for line in lines if line.strip()]
+    functions = defined_functions(binary)
+    found = sum(1 for name in entries if name in functions)
+    share = found / len(entries) if entries else 0
+    print(f"start order: {found} of {len(entries)} functions still in the binary ({share:.0%})")
+    if share < MINIMUM_SHARE:
+        print(f"start order: below {MINIMUM_SHARE:.0%}; write it again with scripts/start-order.py", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", help="the release fcmlint binary (default: build it)")
+    parser.add_argument("--check", metavar="PATH", help="check the order against this binary instead of writing it")
+    arguments = parser.parse_args()
+    if arguments.check:
+        return check(arguments.check)
+    write(arguments.binary or release_binary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
