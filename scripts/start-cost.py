@@ -32,18 +32,13 @@ import sys
 import tempfile
 import time
 
+import release_build
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def log(message):
     print("start-cost.py: " + message, file=sys.stderr)
-
-
-def release_binary():
-    log("building fcmlint (release)")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "fcmlint"], cwd=ROOT, check=True, stdout=sys.stderr)
-    path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
-    return os.path.join(path, "fcmlint")
 
 
 def small_request(folder):
@@ -163,7 +158,7 @@ def main():
     parser.add_argument("--runs", type=int, default=200, help="warm runs of each command (cold: a fifth of them, at least 10)")
     parser.add_argument("--binary", help="the fcmlint binary (default: build the release one)")
     args = parser.parse_args()
-    binary = os.path.abspath(args.binary) if args.binary else release_binary()
+    binary = os.path.abspath(args.binary) if args.binary else release_build.build(log)
     with tempfile.TemporaryDirectory() as scratch:
         request = small_request(os.path.join(scratch, "set"))
         one = [binary, "--format", "json", request]

@@ -4,17 +4,19 @@
     scripts/start-order.py [--binary PATH]     write Sources/fcmlint/start.order again
     scripts/start-order.py --check PATH        how many of its entries PATH still has
 
-A run of one small file executes about 1,500 of the binary's functions, spread over its whole
-code segment: each page the start touches is a page fault, and a binary read back from the disk
-(as an installed one is) takes many more of them than one just written (docs/performance.md).
+A run of one small file executes a small part of the binary's functions, spread over its whole
+code segment, and each page of code it touches first is a page fault: many more of them for a
+binary as the linker wrote it or read back from the disk than for one `objcopy` just wrote
+(docs/performance.md).
 The release build compiles each function into a section of its own (`-function-sections`, in
 Package.swift) and hands the linker this file (`--section-ordering-file`), so the functions a
-start runs come first, together, in the order a run first reaches them.
+start runs lie together.
 
 Writing: runs the release binary (built with `swift build -c release` unless --binary names one)
 under callgrind, `--version` first, then a request of the corpus without findings and one with,
-and lists every function they execute, in the order callgrind first names them, as
-`.text.<symbol>`. Needs valgrind.
+and lists every function they execute as `.text.<symbol>`: `--version`'s, then what each request
+adds, each group sorted by name (so the file does not depend on the order of the binary it was
+made from). Needs valgrind.
 
 Checking (CI): the share of the file's entries that still name a function of the binary. Code
 changes rename functions and add new ones; the order then helps less, and below three quarters
@@ -28,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+import release_build
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER = os.path.join(ROOT, "Sources", "fcmlint", "start.order")
 # A request to every platform with an image, then one with a finding (a report's code).
@@ -40,15 +44,8 @@ def log(message):
     print("start-order.py: " + message, file=sys.stderr)
 
 
-def release_binary():
-    log("building fcmlint (release)")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "fcmlint"], cwd=ROOT, check=True, stdout=sys.stderr)
-    path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
-    return os.path.join(path, "fcmlint")
-
-
 def executed(binary, arguments, folder):
-    """The functions a run executes, in the order callgrind first names them (mangled)."""
+    """The functions a run executes (mangled names)."""
     out = os.path.join(folder, "callgrind.out")
     run = subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out, binary] + arguments,
                          cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -76,17 +73,17 @@ def write(binary):
     order, seen = [], set()
     with tempfile.TemporaryDirectory() as folder:
         for arguments in [["--version"]] + [["--format", "json", request] for request in REQUESTS]:
-            for name in executed(binary, arguments, folder):
-                if name in functions and name not in seen:
-                    seen.add(name)
-                    order.append(name)
+            # Each run's new functions sorted by name: the file is the same whatever the order of
+            # the binary it was made from.
+            new = sorted(name for name in set(executed(binary, arguments, folder)) if name in functions and name not in seen)
+            seen.update(new)
+            order += new
     with open(ORDER, "w") as out:
         for name in order:
             out.write(".text." + name + "\n")
     # The build does not know the linker reads the file: without the release binary, the next
     # release build links it again.
-    built = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                                        capture_output=True, text=True).stdout.strip(), "fcmlint")
+    built = release_build.path()
     if os.path.exists(built):
         os.remove(built)
     log(f"{len(order)} functions written to {os.path.relpath(ORDER, ROOT)}")
@@ -112,7 +109,7 @@ def main():
     arguments = parser.parse_args()
     if arguments.check:
         return check(arguments.check)
-    write(arguments.binary or release_binary())
+    write(arguments.binary or release_build.build(log))
     return 0
 
 
