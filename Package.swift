@@ -15,8 +15,9 @@ import PackageDescription
 let builtAsDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
 
 // The code a start runs, laid out together: each function in a section of its own
-// (`-function-sections`, in releaseSwiftSettings) and the linker told their order (Sources/fcmlint/start.order,
-// written by scripts/start-order.py), so a one-file run touches fewer pages of the binary.
+// (`-function-sections`, in releaseSwiftSettings) and the linker (gold, which Swift 6.3 links
+// with on Linux) told their order in Sources/fcmlint/start.order (written by
+// scripts/start-order.py), so a one-file run touches fewer pages of the binary.
 #if compiler(>=6.3) && compiler(<6.4)
 let staticReleaseBinary: [LinkerSetting] = builtAsDependency ? [] : [
   .unsafeFlags(
