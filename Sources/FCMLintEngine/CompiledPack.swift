@@ -397,7 +397,7 @@ private struct PackWriter {
     case .stringMap(let map):
       main.count(8)
       main.count(map.count)
-      for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+      for (key, value) in map {
         main.string(key)
         main.string(value)
       }
@@ -740,14 +740,16 @@ private struct PackReader {
       return .paths(paths)
     case 7: return .pattern(pattern())
     default:
-      var map: [String: String] = [:]
+      // In key order, as written: read without hashing a key.
+      var keys: [String] = [], values: [String] = []
       let n = input.count()
-      map.reserveCapacity(n)
+      keys.reserveCapacity(n)
+      values.reserveCapacity(n)
       for _ in 0..<n {
-        let key = input.string()
-        map[key] = input.string()
+        keys.append(input.string())
+        values.append(input.string())
       }
-      return .stringMap(map)
+      return .stringMap(StringMap(sortedKeys: keys, values: values))
     }
   }
 

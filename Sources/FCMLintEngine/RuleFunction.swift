@@ -197,7 +197,58 @@ public struct CompiledPattern: Sendable {
 
 public enum OptionValue: Sendable {
   case string(String), strings([String]), bool(Bool), number(Double), value(LiteralValue)
-  case path(JSONPath), paths([JSONPath]), pattern(CompiledPattern), stringMap([String: String])
+  case path(JSONPath), paths([JSONPath]), pattern(CompiledPattern), stringMap(StringMap)
+}
+
+/// An option that maps names to names (`renames`, `hints`): its keys in increasing order, each
+/// once, looked up by binary search. A start reads the pack's maps in that order and hashes no
+/// key: most runs look none up (a key that breaks no rule never reaches its function's map).
+public struct StringMap: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+  public private(set) var keys: [String] = []
+  private var values: [String] = []
+
+  public init() {}
+
+  public init(_ dictionary: [String: String]) {
+    keys = dictionary.keys.sorted()
+    values = keys.map { dictionary[$0]! }
+  }
+
+  /// Keys already in increasing order, each once (the compiled pack's), with their values.
+  init(sortedKeys keys: [String], values: [String]) {
+    self.keys = keys
+    self.values = values
+  }
+
+  /// The last value given for a repeated key, as a dictionary built from the pairs would keep.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+
+  public var count: Int { keys.count }
+  public var isEmpty: Bool { keys.isEmpty }
+
+  public subscript(key: String) -> String? {
+    var low = 0, high = keys.count
+    while low < high {
+      let middle = (low + high) / 2
+      if keys[middle] < key { low = middle + 1 } else { high = middle }
+    }
+    return low < keys.count && keys[low] == key ? values[low] : nil
+  }
+
+  public struct Iterator: IteratorProtocol {
+    let map: StringMap
+    var index = 0
+
+    public mutating func next() -> (key: String, value: String)? {
+      guard index < map.keys.count else { return nil }
+      defer { index += 1 }
+      return (map.keys[index], map.values[index])
+    }
+  }
+
+  public func makeIterator() -> Iterator { Iterator(map: self) }
 }
 
 /// A function's options after they were checked against its declaration.
@@ -264,7 +315,7 @@ public struct FunctionOptions: Sendable {
     if case .pattern(let p)? = self[name] { return p }
     return nil
   }
-  public func stringMap(_ name: String) -> [String: String]? {
+  public func stringMap(_ name: String) -> StringMap? {
     if case .stringMap(let m)? = self[name] { return m }
     return nil
   }

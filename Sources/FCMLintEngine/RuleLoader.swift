@@ -293,7 +293,7 @@ struct RuleReader {
     case .stringMap:
       var map: [String: String] = [:]
       for (key, _, value) in try aliases.definition(written).mapping(what: what()) { map[key] = try value.string(what: "the value of '\(key)' in \(what())") }
-      return .stringMap(map)
+      return .stringMap(StringMap(map))
     case .pattern: return .pattern(try pattern(try aliases.definition(written), what: what()))
     }
   }

@@ -7,7 +7,7 @@ import XCTest
 final class DependentRequiredTests: XCTestCase {
   private func findings(_ text: String, _ fields: [String: String]) throws -> [(key: String, requires: String)] {
     let document = try JSONParser.parse(Array(text.utf8)).get()
-    let function = try DependentRequired(options: FunctionOptions(["fields": .stringMap(fields)]))
+    let function = try DependentRequired(options: FunctionOptions(["fields": .stringMap(StringMap(fields))]))
     let context = FunctionContext(document: document, given: 0)
     let found = function.check(.found(0), in: context)
     XCTAssertEqual(found.isEmpty, function.passes(.found(0), in: context))

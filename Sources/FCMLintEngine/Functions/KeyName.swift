@@ -20,7 +20,7 @@ struct KeyName: RuleFunction {
   let allowed: [String]?
   let forbidden: [String]
   let forbiddenPrefixes: [String]
-  let renames: [String: String]
+  let renames: StringMap
   let caseInsensitive: Bool
   /// `forbidden` and `forbiddenPrefixes` folded once (every key of every `data` object is checked).
   /// A list, not a set: the byte tables clear nearly every key, and a set hashed every name at
@@ -41,7 +41,7 @@ struct KeyName: RuleFunction {
     foldedForbidden = forbidden.map { caseInsensitive ? $0.lowercased() : $0 }
     foldedPrefixes = forbiddenPrefixes.map { caseInsensitive ? $0.lowercased() : $0 }
     asciiNames = ASCIINames(
-      renames: Array(renames.keys), forbidden: foldedForbidden, prefixes: foldedPrefixes, allowed: allowed)
+      renames: renames.keys, forbidden: foldedForbidden, prefixes: foldedPrefixes, allowed: allowed)
     if allowed == nil && forbidden.isEmpty && forbiddenPrefixes.isEmpty && renames.isEmpty {
       throw OptionError("needs 'allowed', 'forbidden', 'forbiddenPrefixes' or 'renames'")
     }

@@ -32,11 +32,11 @@ struct SchemaCheck: RuleFunction {
 
   let schema: Schema
   let check: Check
-  let hints: [String: String]
+  let hints: StringMap
   let lowercase: Set<String>
   /// `ignore` resolved to the fields it names (`ignoredKey`), so the walk builds no strings.
   let ignoredFields: [Int64]
-  let renames: [String: String]
+  let renames: StringMap
   /// The index of the type of `$` (`schema.root`) in `schema.messageTypes`, looked up once.
   let rootTypeIndex: Int32
 
