@@ -913,7 +913,7 @@ final class BodySource: @unchecked Sendable {
   private let ready: Rule.Body?
   private let pack: PackRules?
   private let offset: Int
-  private let slot = Atomic<UnsafeRawPointer?>(nil)
+  private let slot = Atomic<UInt>(0)
   /// Whether a check of the body is `ValidJSON`'s (see `Rule.reportsSyntax`).
   let reportsSyntax: Bool
   /// Whether a check of the body is `ReportedByFcmlint`'s (see `Rule.isReportedByFcmlint`).
@@ -935,26 +935,49 @@ final class BodySource: @unchecked Sendable {
     self.isReportedByFcmlint = isReportedByFcmlint
   }
 
-  deinit {
-    if let stored = slot.load(ordering: .acquiring) { Unmanaged<Rule.Body>.fromOpaque(stored).release() }
-  }
+  deinit { slot.releaseObject(Rule.Body.self) }
 
   /// Whether the body is read (for tests).
-  var isRead: Bool { ready != nil || slot.load(ordering: .acquiring) != nil }
+  var isRead: Bool { ready != nil || slot.isSet }
 
   /// The body, read first if it is not yet.
-  var body: Rule.Body {
-    ready ?? Unmanaged<Rule.Body>.fromOpaque(slot.load(ordering: .acquiring) ?? readNow()).takeUnretainedValue()
-  }
+  var body: Rule.Body { ready ?? (slot.stored(Rule.Body.self) ?? slot.store(readNow())).takeUnretainedValue() }
 
-  @inline(never) private func readNow() -> UnsafeRawPointer {
+  @inline(never) private func readNow() -> Rule.Body {
     var reader = PackReader(tables: pack!.tables, offset: offset)
     reader.checks = pack!.checks
-    let mine = UnsafeRawPointer(Unmanaged.passRetained(reader.ruleBody()).toOpaque())
-    let (stored, other) = slot.compareExchange(expected: nil, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+    return reader.ruleBody()
+  }
+}
+
+/// A slot for an object made when first asked for (a rule's body, a check's function): the
+/// address of the object it retains, 0 until then. Threads that race to make one keep the first
+/// stored and release their own.
+extension Atomic where Value == UInt {
+  var isSet: Bool { load(ordering: .acquiring) != 0 }
+
+  /// The stored object, if one was made.
+  @inline(__always)
+  func stored<Object: AnyObject>(_: Object.Type) -> Unmanaged<Object>? {
+    let stored = load(ordering: .acquiring)
+    return stored != 0 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped) : nil
+  }
+
+  /// Stores `object` unless another thread stored one first; the object stored.
+  @inline(never)
+  func store<Object: AnyObject>(_ object: Object) -> Unmanaged<Object> {
+    let mine = Unmanaged.passRetained(object)
+    let (stored, other) = compareExchange(
+      expected: 0, desired: UInt(bitPattern: mine.toOpaque()), successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
     if stored { return mine }
-    Unmanaged<Rule.Body>.fromOpaque(mine).release()
-    return other!
+    mine.release()
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: other).unsafelyUnwrapped)
+  }
+
+  /// Releases the stored object, if one was made (its holder's `deinit`).
+  func releaseObject<Object: AnyObject>(_: Object.Type) {
+    let stored = load(ordering: .acquiring)
+    if stored != 0 { Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped).release() }
   }
 }
 
@@ -975,10 +998,10 @@ final class MadeFunction: Sendable {
 /// docs/performance.md). Threads that race to make one keep the first stored and drop their own.
 extension Rule.Check {
   /// Whether the function is made (for tests).
-  var isMade: Bool { ready != nil || madeSlot.load(ordering: .acquiring) != 0 }
+  var isMade: Bool { ready != nil || madeSlot.isSet }
 
   /// The function and its options, made first if they are not yet.
-  var made: MadeFunction { ready ?? Unmanaged<MadeFunction>.fromOpaque(storedOrMade()).takeUnretainedValue() }
+  var made: MadeFunction { ready ?? storedOrMade.takeUnretainedValue() }
 
   /// What the lint plan holds for the check: the function once it is made; before, a stand-in
   /// (`LazyFunction`) and this check, which the plan calls directly (`findings(_:_:in:)`) as
@@ -1001,27 +1024,18 @@ extension Rule.Check {
 
   @inline(__always) func findings(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     if let ready { return ready.function.check(target, in: context) }
-    return Unmanaged<MadeFunction>.fromOpaque(storedOrMade())._withUnsafeGuaranteedRef { $0.function.check(target, in: context) }
+    return storedOrMade._withUnsafeGuaranteedRef { $0.function.check(target, in: context) }
   }
 
   @inline(__always) func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     if let ready { return ready.function.passes(target, in: context) }
-    return Unmanaged<MadeFunction>.fromOpaque(storedOrMade())._withUnsafeGuaranteedRef { $0.function.passes(target, in: context) }
+    return storedOrMade._withUnsafeGuaranteedRef { $0.function.passes(target, in: context) }
   }
 
-  /// Releases the function made from the pack, if one was (the check's `deinit`).
-  func releaseMadeFunction() {
-    let stored = madeSlot.load(ordering: .acquiring)
-    if stored != 0 { Unmanaged<MadeFunction>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
-  }
+  /// The function made from the pack: the stored one, or one made now.
+  @inline(__always) private var storedOrMade: Unmanaged<MadeFunction> { madeSlot.stored(MadeFunction.self) ?? madeSlot.store(makeNow()) }
 
-  /// The made function's address: the stored one, or one made now.
-  @inline(__always) private func storedOrMade() -> UnsafeRawPointer {
-    let stored = madeSlot.load(ordering: .acquiring)
-    return stored != 0 ? UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped : makeNow()
-  }
-
-  @inline(never) private func makeNow() -> UnsafeRawPointer {
+  @inline(never) private func makeNow() -> MadeFunction {
     var reader = PackReader(tables: pack!, offset: optionsOffset)
     let options = reader.options()
     let function: any RuleFunction
@@ -1030,11 +1044,7 @@ extension Rule.Check {
     } catch {
       preconditionFailure("\(functionType.name) refuses the options the build gave it: \(error.message)")
     }
-    let mine = UInt(bitPattern: Unmanaged.passRetained(MadeFunction(function: function, options: options)).toOpaque())
-    let (stored, other) = madeSlot.compareExchange(expected: 0, desired: mine, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-    if stored { return UnsafeRawPointer(bitPattern: mine)! }
-    Unmanaged<MadeFunction>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
-    return UnsafeRawPointer(bitPattern: other)!
+    return MadeFunction(function: function, options: options)
   }
 }
 

@@ -159,7 +159,7 @@ public struct Rule: Sendable {
     /// The pack a check of the built-in pack makes its function from, and where its options are.
     let pack: PackTables?
     let optionsOffset: Int
-    /// The function made from the pack, once it is: the address of a retained `MadeFunction`.
+    /// The function made from the pack, once it is (see `Atomic.stored(_:)`).
     let madeSlot = Atomic<UInt>(0)
 
     public convenience init(
@@ -199,7 +199,7 @@ public struct Rule: Sendable {
       self.templates = templates
     }
 
-    deinit { releaseMadeFunction() }
+    deinit { madeSlot.releaseObject(MadeFunction.self) }
   }
 
   /// How a check treats a template's placeholders (`templates:` in a rule file, for the rule or
