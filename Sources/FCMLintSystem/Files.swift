@@ -98,19 +98,30 @@ extension POSIX {
 
   /// Reads a whole regular file: one open, one fstat, reads into a buffer sized from it, one
   /// close. A file larger than `limit` bytes is refused before reading.
-  public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], ReadFailure> {
+  ///
+  /// `statedSize` is the size a `stat` of `path` just gave for a regular file (a named file is
+  /// stat'ed to tell it from a folder): the read is sized from it, without an fstat of its own.
+  /// Should the path have become something else since, no read waits: a folder fails to read, a
+  /// FIFO opened without blocking reads as empty, and a file that grew is read to its end.
+  public static func readFile(_ path: String, limit: Int = Int.max, statedSize: Int? = nil) -> Result<[UInt8], ReadFailure> {
     let fd = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard fd >= 0 else { return .failure(.system(.last)) }
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(.system(.last)) }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: return .failure(.directory)
-    default: return .failure(.notRegular)
+    let size: Int
+    if let statedSize {
+      size = statedSize
+      if size > limit { return .failure(.tooLarge(size: size)) }
+    } else {
+      var info = stat()
+      guard fstat(fd, &info) == 0 else { return .failure(.system(.last)) }
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: return .failure(.directory)
+      default: return .failure(.notRegular)
+      }
+      size = Int(info.st_size)
+      if size > limit { return .failure(.tooLarge(size: size)) }
     }
-    let size = Int(info.st_size)
-    if size > limit { return .failure(.tooLarge(size: size)) }
     // One byte more than the size: a read that stops short of it, having read `size` bytes, has
     // met the end of a regular file, which spares the read that would return 0 (one system call
     // in five per file when linting a folder). Read into the array's new capacity (not zeroed

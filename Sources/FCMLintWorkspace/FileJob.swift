@@ -10,8 +10,10 @@ import FCMLintSystem
 /// write safely, and say what happened. A `Workspace` makes the job; the job runs on any thread.
 public final class FileJob: Sendable {
   public enum Source: Sendable {
-    /// A file by its path.
-    case file(String)
+    /// A file by its path, with the size a stat of it found when it was named (the read then
+    /// needs no fstat: `FileSystem.read`); nil when nothing stat'ed it (a walk's files: the
+    /// folder's listing says which are regular files).
+    case file(String, size: Int? = nil)
     /// Standard input, with the name it is given (`--stdin-filename`), if any.
     case standardInput(name: String?)
     /// An editor's text, with the path of its file.
@@ -20,7 +22,7 @@ public final class FileJob: Sendable {
     /// The name its diagnostics carry.
     public var name: String {
       switch self {
-      case .file(let path): return path
+      case .file(let path, _): return path
       case .standardInput(let name): return name ?? "<stdin>"
       case .buffer(let name, _): return name
       }
@@ -66,7 +68,7 @@ public final class FileJob: Sendable {
   public func run(_ fixing: Fixing, waivers: Waivers) -> FileResult {
     let read: Result<[UInt8], FileSystem.IOError>
     switch source {
-    case .file(let path): read = FileSystem.read(path, limit: shared.maxFileSize, limitName: "--max-file-size")
+    case .file(let path, let size): read = FileSystem.read(path, limit: shared.maxFileSize, limitName: "--max-file-size", statedSize: size)
     case .standardInput: read = FileSystem.readStandardInput(limit: shared.maxFileSize, limitName: "--max-file-size")
     case .buffer(let name, let bytes):
       // An editor's text gets the limit a file of its name gets.
@@ -233,7 +235,7 @@ final class LinterJobs: Sendable {
     switch (fixing, source) {
     case (.diff, _):
       result.diff = UnifiedDiff.make(bytes, outcome.bytes, path: FileName.shown(name))
-    case (.write, .file(let path)):
+    case (.write, .file(let path, _)):
       if let failure = SafeWriter.replace(path, expecting: bytes, with: outcome.bytes) {
         // Not written: report what the file still holds.
         return FileResult(

@@ -15,12 +15,15 @@ public enum FileSystem {
   public enum Kind: Sendable { case file, directory, other, missing }
 
   /// What `path` is, following symbolic links.
-  public static func kind(_ path: String) -> Kind {
-    guard case .success(let status) = POSIX.status(path) else { return .missing }
+  public static func kind(_ path: String) -> Kind { kindAndSize(path).kind }
+
+  /// What `path` is, following symbolic links, and its size when it is a regular file.
+  public static func kindAndSize(_ path: String) -> (kind: Kind, size: Int?) {
+    guard case .success(let status) = POSIX.status(path) else { return (.missing, nil) }
     switch status.kind {
-    case .file: return .file
-    case .directory: return .directory
-    default: return .other
+    case .file: return (.file, status.size)
+    case .directory: return (.directory, nil)
+    default: return (.other, nil)
     }
   }
 
@@ -69,9 +72,10 @@ public enum FileSystem {
 
   /// Reads a whole regular file. Anything larger than `limit` bytes is refused before reading;
   /// `limitName` (an option such as `--max-file-size`) tells the user which limit it was.
-  /// Opening never blocks (a FIFO is refused, not waited on).
-  public static func read(_ path: String, limit: Int = Int.max, limitName: String? = nil) -> Result<[UInt8], IOError> {
-    switch POSIX.readFile(path, limit: limit) {
+  /// Opening never blocks (a FIFO is refused, not waited on). `statedSize`: the size a stat of
+  /// the path just gave for a regular file (`POSIX.readFile`).
+  public static func read(_ path: String, limit: Int = Int.max, limitName: String? = nil, statedSize: Int? = nil) -> Result<[UInt8], IOError> {
+    switch POSIX.readFile(path, limit: limit, statedSize: statedSize) {
     case .success(let bytes): return .success(bytes)
     case .failure(let failure):
       let which = limitName.map { " (\($0))" } ?? ""

@@ -269,7 +269,8 @@ public final class Workspace {
         inputs.append(.standardInput(name: name))
         continue
       }
-      switch FileSystem.kind(path) {
+      let (kind, size) = FileSystem.kindAndSize(path)
+      switch kind {
       case .directory:
         let (files, walkErrors) = try files(under: path)
         inputs += files.map { .file($0) }
@@ -277,7 +278,7 @@ public final class Workspace {
       case .missing:
         errors.append(FileSystem.IOError(path: path, message: FileSystem.statFailure(path)))
       case .file, .other:
-        if !(try isIgnored(path)) { inputs.append(.file(path)) }
+        if !(try isIgnored(path)) { inputs.append(.file(path, size: size)) }
       }
     }
     // One path, walked or named, cannot reach a file twice: only several need the check.
@@ -285,7 +286,7 @@ public final class Workspace {
     var seenPaths = SeenNames()
     var seenFiles = Set<FileSystem.Identity>()
     inputs = inputs.filter { input in
-      guard case .file(let path) = input else { return true }
+      guard case .file(let path, _) = input else { return true }
       guard seenPaths.insert(path) else { return false }
       guard distinctFiles, let identity = FileSystem.identity(path) else { return true }
       return seenFiles.insert(identity).inserted
@@ -378,7 +379,7 @@ public final class Workspace {
   public func job(for source: FileJob.Source, readAs reading: Reading = .byName) throws(ConfigurationError) -> FileJob {
     let path: String
     switch source {
-    case .file(let file): path = file
+    case .file(let file, _): path = file
     case .standardInput(let name): path = name ?? "-"
     case .buffer(let name, _): path = name
     }
@@ -397,7 +398,7 @@ public final class Workspace {
   func format(of source: FileJob.Source) throws(ConfigurationError) -> DocumentFormat? {
     let name: String
     switch source {
-    case .file(let path): name = path
+    case .file(let path, _): name = path
     case .buffer(let path, _): name = path
     case .standardInput(let given):
       guard let given else { return settings.docs ? .text : nil }

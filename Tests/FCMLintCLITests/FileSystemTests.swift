@@ -46,6 +46,49 @@ final class FileSystemTests: XCTestCase {
     }
   }
 
+  func testReadsANamedFileWholeWhateverItsStatedSize() throws {
+    // A named file is read with the size its stat gave (no fstat of its own). Changed since, it
+    // is still read whole: grown, shrunk, or turned into a folder or a FIFO (no read waits).
+    let dir = try temporaryDirectory()
+    let path = dir + "/named.json"
+    let bytes = Array(#"{"message": {"topic": "news"}}"#.utf8)
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    for stated in [0, 1, bytes.count - 1, bytes.count, bytes.count + 1, 4096] {
+      guard case .success(let read) = FileSystem.read(path, statedSize: stated) else { return XCTFail("stated \(stated): not read") }
+      XCTAssertEqual(read, bytes, "stated size \(stated)")
+    }
+    // The limit holds on the stated size and on what is read past it.
+    if case .success = FileSystem.read(path, limit: 10, statedSize: bytes.count) { XCTFail("read past the limit") }
+    if case .success = FileSystem.read(path, limit: 10, statedSize: 5) { XCTFail("read past the limit (grown)") }
+    if case .failure(let e) = FileSystem.read(path, limit: bytes.count, statedSize: bytes.count) { XCTFail(e.message) }
+    // A folder fails to read; a FIFO without a writer reads as empty, at once.
+    if case .success = FileSystem.read(dir, statedSize: 10) { XCTFail("read a folder") }
+    let fifo = dir + "/fifo.json"
+    XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+    switch FileSystem.read(fifo, statedSize: 10) {
+    case .success(let read): XCTAssertEqual(read, [])
+    case .failure: break
+    }
+  }
+
+  func testNamedFilesAreStatedOnceAndReadWithoutAnFstat() throws {
+    // A named file's stat (a folder is walked, a file read) gives the size its read uses.
+    let dir = try temporaryDirectory()
+    let path = dir + "/a.json"
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}".utf8)))
+    XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/b.json", contents: Data("{}".utf8)))
+    let workspace = try Workspace(settings: RunSettings(), pack: { RuleSet() }, keptUntilExit: false)
+    let (sources, errors) = try workspace.sources([path, dir], standardInput: nil, distinctFiles: false)
+    XCTAssertEqual(errors.count, 0)
+    guard case .file(let named, let size)? = sources.first else { return XCTFail("no source") }
+    XCTAssertEqual(named, path)
+    XCTAssertEqual(size, 2)
+    // A file the walk found carries no size: its folder's listing said it is a regular file.
+    guard case .file(let found, let walked)? = sources.last else { return XCTFail("the walk found nothing") }
+    XCTAssertEqual(found, dir + "/b.json")
+    XCTAssertNil(walked)
+  }
+
   #if os(Linux)
   func testReadsFilesThatReportNoSizeToTheEnd() {
     // A /proc file reports a size of 0 and holds more: it is read on to its end, under the limit.
