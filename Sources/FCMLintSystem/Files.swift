@@ -110,7 +110,6 @@ extension POSIX {
     let size: Int
     if let statedSize {
       size = statedSize
-      if size > limit { return .failure(.tooLarge(size: size)) }
     } else {
       var info = stat()
       guard fstat(fd, &info) == 0 else { return .failure(.system(.last)) }
@@ -120,8 +119,8 @@ extension POSIX {
       default: return .failure(.notRegular)
       }
       size = Int(info.st_size)
-      if size > limit { return .failure(.tooLarge(size: size)) }
     }
+    if size > limit { return .failure(.tooLarge(size: size)) }
     // One byte more than the size: a read that stops short of it, having read `size` bytes, has
     // met the end of a regular file, which spares the read that would return 0 (one system call
     // in five per file when linting a folder). Read into the array's new capacity (not zeroed
