@@ -154,7 +154,8 @@ let package = Package(
     .testTarget(
       name: "FCMLintWorkspaceTests",
       dependencies: [
-        "FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintTestSupport", "FCMLintRuleTestSupport",
+        "FCMLintJSON", "FCMLintEngine", "FCMLintFixes", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules", "FCMLintTestSupport",
+        "FCMLintRuleTestSupport",
       ]),
     .testTarget(
       name: "FCMLintCLITests",

@@ -131,6 +131,23 @@ public enum FileName {
     try withPath(a) { a in try withPath(b) { b in try body(a, b) } }
   }
 
+  /// A name's bytes hashed (64-bit FNV-1a), for tables of names that compare their bytes.
+  public static func hash(_ bytes: some Collection<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return hash
+  }
+
+  /// Where a name's `hash` goes in a table of `1 << bits` slots: the top bits of the hash times
+  /// an odd number drawn once a run (multiply-shift). File names are whatever a repository holds,
+  /// and FNV-1a is easy to steer: names made to share the bits a table reads would make each
+  /// insertion walk past all the others; they cannot know which bits these are.
+  public static func slot(_ hash: UInt64, bits: Int) -> Int {
+    Int(truncatingIfNeeded: (hash &* slotMultiplier) >> UInt64(64 - bits))
+  }
+
+  private static let slotMultiplier = UInt64.random(in: 0...UInt64.max) | 1
+
   /// A name as display text: each byte that is not UTF-8 as `\xNN` (lower-case hex), the rest
   /// as it is. The one place a name becomes text to show; report formats escape what they must
   /// after it.

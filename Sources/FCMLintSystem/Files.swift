@@ -181,21 +181,163 @@ extension POSIX {
 
   /// The entries of a directory, `.` and `..` left out, in the order the directory gives them.
   public static func directoryEntries(_ path: String) -> Result<[DirectoryEntry], SystemError> {
-    guard let handle = FileName.withPath(path, { opendir($0) }) else { return .failure(.last) }
-    defer { closedir(handle) }
     var entries: [DirectoryEntry] = []
-    while let entry = readdir(handle) {
-      let type = entry.pointee.d_type
-      let kind: Kind? =
-        type == UInt8(DT_REG) ? .file : type == UInt8(DT_DIR) ? .directory : type == UInt8(DT_LNK) ? .symbolicLink
-        : type == UInt8(DT_UNKNOWN) ? nil : .other
-      // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
-      // out would read past the end of readdir's buffer (AddressSanitizer found it).
-      let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
-      let name = FileName.decode(cString: raw)
-      if name == "." || name == ".." { continue }
-      entries.append(DirectoryEntry(name: name, kind: kind))
+    return forEachDirectoryEntry(path) { entry in
+      entries.append(entry)
+      return true
+    }.map { entries }
+  }
+
+  /// `FileSystem.listedAsRegularFiles`, on the paths' bytes: each path split at its last slash,
+  /// its folder and its name found again by hash, the listing's names read in place (names as
+  /// Strings, hashed and compared canonically, cost more than the stats saved).
+  public static func listedAsRegularFiles(_ paths: [String], minimumPerFolder: Int, entriesPerPath: Int) -> [Bool] {
+    guard paths.count >= minimumPerFolder else { return [] }
+    var listed = [Bool](repeating: false, count: paths.count)
+    let named = NamedPaths(paths)
+    for (folder, members) in named.folders(holdingAtLeast: minimumPerFolder) {
+      // The folder's names in an open-addressing table of path indices + 1 (0: empty).
+      var bits = 3
+      while 1 << bits < members.count * 2 { bits += 1 }
+      let size = 1 << bits
+      var slots = [Int](repeating: 0, count: size)
+      for i in members {
+        var slot = FileName.slot(named.nameHashes[i], bits: bits)
+        while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+        slots[slot] = i + 1
+      }
+      var left = members.count
+      var stream = DirectoryStream(folder)
+      for _ in 0..<members.count * entriesPerPath {
+        guard left > 0, let (name, kind) = stream.next() else { break }
+        guard kind == .file else { continue }
+        let hash = FileName.hash(name)
+        var slot = FileName.slot(hash, bits: bits)
+        while slots[slot] != 0 {
+          let i = slots[slot] - 1
+          if named.nameHashes[i] == hash, !listed[i], named.name(i).elementsEqual(name) {
+            listed[i] = true
+            left -= 1
+          }
+          slot = (slot + 1) & (size - 1)
+        }
+      }
     }
-    return .success(entries)
+    return listed
+  }
+
+  /// Named paths' bytes, each split at its last slash into a folder and a name.
+  private struct NamedPaths {
+    /// Path i is `bytes[starts[i]..<starts[i + 1]]`, its name from `names[i]` on (nil: a name
+    /// such as `..` or none, which is stated).
+    let bytes: [UInt8]
+    let starts: [Int]
+    let names: [Int?]
+    let nameHashes: [UInt64]
+
+    init(_ paths: [String]) {
+      var bytes: [UInt8] = [], starts = [0], names: [Int?] = [], hashes: [UInt64] = []
+      starts.reserveCapacity(paths.count + 1)
+      names.reserveCapacity(paths.count)
+      hashes.reserveCapacity(paths.count)
+      let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+      for path in paths {
+        let start = bytes.count
+        if FileName.mayHoldEscapes(path) {
+          bytes += FileName.bytes(path)
+        } else if path.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+          bytes += path.utf8
+        }
+        starts.append(bytes.count)
+        var name = bytes.count
+        while name > start && bytes[name - 1] != slash { name -= 1 }
+        let length = bytes.count - name
+        let special = length == 0 || (length <= 2 && bytes[name...].allSatisfy { $0 == dot })
+        names.append(special ? nil : name)
+        hashes.append(special ? 0 : FileName.hash(bytes[name...]))
+      }
+      self.bytes = bytes
+      self.starts = starts
+      self.names = names
+      nameHashes = hashes
+    }
+
+    func name(_ i: Int) -> ArraySlice<UInt8> { bytes[names[i]!..<starts[i + 1]] }
+
+    /// The bytes of path i's folder: empty for `.` (a name alone), `/` for a name at the root.
+    func folder(_ i: Int) -> ArraySlice<UInt8> {
+      let name = names[i]!
+      return name == starts[i] ? bytes[0..<0] : bytes[starts[i]..<max(starts[i] + 1, name - 1)]
+    }
+
+    /// The folders holding at least `minimum` of the paths that have names, each as a path to
+    /// list and the indices of its paths. Paths come folder by folder (find, a hook), so a path
+    /// is compared with the one before first; two spellings of one folder (`d`, `./d`) are two.
+    func folders(holdingAtLeast minimum: Int) -> [(path: String, members: [Int])] {
+      var folders: [(first: Int, members: [Int])] = []
+      var byHash: [UInt64: [Int]] = [:]
+      var current = -1
+      for i in names.indices where names[i] != nil {
+        let folder = self.folder(i)
+        if current < 0 || !folder.elementsEqual(self.folder(folders[current].members.last!)) {
+          let hash = FileName.hash(folder)
+          if let same = byHash[hash]?.first(where: { self.folder(folders[$0].first).elementsEqual(folder) }) {
+            current = same
+          } else {
+            current = folders.count
+            byHash[hash, default: []].append(current)
+            folders.append((i, []))
+          }
+        }
+        folders[current].members.append(i)
+      }
+      return folders.filter { $0.members.count >= minimum }.map { folder in
+        let bytes = self.folder(folder.first)
+        return (bytes.isEmpty ? "." : FileName.decode(bytes), folder.members)
+      }
+    }
+  }
+
+  /// A directory's entries one at a time, `.` and `..` left out, in the order the directory gives
+  /// them: each name as the bytes readdir(3) left it in, valid until the next call.
+  struct DirectoryStream: ~Copyable {
+    private let handle: OpaquePointer?
+
+    init(_ path: String) { handle = FileName.withPath(path) { opendir($0) } }
+
+    deinit { if let handle { closedir(handle) } }
+
+    /// Whether the directory opened (else errno says why).
+    var isOpen: Bool { handle != nil }
+
+    /// Nil at the end, or when the directory cannot be read.
+    mutating func next() -> (name: UnsafeBufferPointer<UInt8>, kind: Kind?)? {
+      guard let handle else { return nil }
+      let dot = UInt8(ascii: ".")
+      while let entry = readdir(handle) {
+        let type = entry.pointee.d_type
+        let kind: Kind? =
+          type == UInt8(DT_REG) ? .file : type == UInt8(DT_DIR) ? .directory : type == UInt8(DT_LNK) ? .symbolicLink
+          : type == UInt8(DT_UNKNOWN) ? nil : .other
+        // Read in place: a record can be shorter than a whole dirent (d_reclen), so copying d_name
+        // out would read past the end of readdir's buffer (AddressSanitizer found it).
+        let raw = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+        let name = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: strlen(raw.assumingMemoryBound(to: CChar.self)))
+        if name.count <= 2 && name.allSatisfy({ $0 == dot }) { continue }
+        return (name, kind)
+      }
+      return nil
+    }
+  }
+
+  /// Gives `visit` the entries of a directory one by one, `.` and `..` left out, in the order the
+  /// directory gives them, until `visit` returns false or the listing ends.
+  public static func forEachDirectoryEntry(_ path: String, _ visit: (DirectoryEntry) -> Bool) -> Result<Void, SystemError> {
+    var stream = DirectoryStream(path)
+    guard stream.isOpen else { return .failure(.last) }
+    while let (name, kind) = stream.next() {
+      if !visit(DirectoryEntry(name: FileName.decode(buffer: name), kind: kind)) { break }
+    }
+    return .success(())
   }
 }

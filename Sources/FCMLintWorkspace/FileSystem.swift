@@ -116,6 +116,18 @@ public enum FileSystem {
     return (files, errors)
   }
 
+  /// Which of `paths` (named on the command line: a find piped to xargs, a hook) their folder's
+  /// listing shows as regular files, from each entry's d_type as a walk reads it: those need no
+  /// stat() before their read, one path lookup a file less. Only a folder holding at least
+  /// `minimumPerFolder` of the paths is listed, until it has shown them all or `entriesPerPath`
+  /// entries for each: a few files named in a large folder cost a stat each, as before, never a
+  /// long listing. False for a path the listing did not show as a regular file (missing, a
+  /// folder, a symbolic link, past the entries read, or on a file system whose listings do not
+  /// say), which the caller stats; empty when there are too few paths to list any folder.
+  public static func listedAsRegularFiles(_ paths: [String], minimumPerFolder: Int = 16, entriesPerPath: Int = 8) -> [Bool] {
+    POSIX.listedAsRegularFiles(paths, minimumPerFolder: minimumPerFolder, entriesPerPath: entriesPerPath)
+  }
+
   private struct DirectoryID: Hashable {
     var device: UInt64
     var inode: UInt64
@@ -181,13 +193,28 @@ public enum FileSystem {
 
   /// The indices of `names` in the order of their bytes, equal names in the order given: the
   /// order a run reports files in. A walk's files come sorted, which one pass checks; others (a
-  /// list from find and xargs: whole paths, which agree for many bytes) are sorted as words made
-  /// once (`sortWords`), compared eight bytes a step. Through String.UTF8View, or byte by byte,
-  /// the comparisons cost most of a run over named files (docs/performance.md).
+  /// list from find and xargs: whole paths, which agree for many bytes) are sorted as words
+  /// (`SortWords`), compared eight bytes a step. Through String.UTF8View, or byte by byte, the
+  /// comparisons cost most of a run over named files; an array of words for each name cost two
+  /// allocations a name and an array comparison a step (docs/performance.md).
   public static func byteOrder(of names: [String]) -> [Int] {
     if names.indices.dropFirst().allSatisfy({ !bytesPrecede(names[$0], names[$0 - 1]) }) { return Array(names.indices) }
-    let words = names.map { sortWords(Array($0.utf8)) }
-    return names.indices.sorted { a, b in words[a] == words[b] ? a < b : words[a].lexicographicallyPrecedes(words[b]) }
+    let words = SortWords(names)
+    // Sorted by three words past those all names share (a project's folder), the rest compared
+    // only where those agree.
+    let first = words.shared
+    var keys = names.indices.map { (words.word(first, of: $0), words.word(first + 1, of: $0), words.word(first + 2, of: $0), index: $0) }
+    keys.sort { a, b in
+      if a.0 != b.0 { return a.0 < b.0 }
+      if a.1 != b.1 { return a.1 < b.1 }
+      if a.2 != b.2 { return a.2 < b.2 }
+      switch words.compare(a.index, b.index, from: first + 3) {
+      case .before: return true
+      case .after: return false
+      case .same: return a.index < b.index
+      }
+    }
+    return keys.map(\.index)
   }
 
   /// Whether `a`'s bytes come before `b`'s, compared where the Strings keep them (a copy of each
@@ -199,24 +226,70 @@ public enum FileSystem {
     return (answer ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 
-  /// A name's bytes as big-endian words, the last padded with zeros: word by word, names sort as
-  /// their bytes do (a file name holds no NUL byte), as `SortKey` sorts a folder's names by their
-  /// first two words.
-  private static func sortWords(_ name: [UInt8]) -> [UInt64] {
-    var words: [UInt64] = []
-    words.reserveCapacity((name.count + 7) / 8)
-    var word: UInt64 = 0, filled = 0
-    for byte in name {
-      word = word << 8 | UInt64(byte)
-      filled += 1
-      if filled == 8 {
-        words.append(word)
-        word = 0
-        filled = 0
+  /// Names' bytes as big-endian words, the last of each name padded with zeros, all in one list:
+  /// word by word, names sort as their bytes do (a file name holds no NUL byte), as `SortKey`
+  /// sorts a folder's names by their first two words.
+  struct SortWords {
+    enum Order { case before, same, after }
+    private var words: [UInt64] = []
+    /// Name i's words are `words[starts[i]..<starts[i + 1]]`.
+    private var starts: [Int] = [0]
+
+    init(_ names: [String]) {
+      starts.reserveCapacity(names.count + 1)
+      words.reserveCapacity(names.reduce(0) { $0 + ($1.utf8.count + 7) / 8 })
+      for name in names {
+        if name.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil { append(name.utf8) }
+        starts.append(words.count)
       }
     }
-    if filled > 0 { words.append(word << UInt64(8 * (8 - filled))) }
-    return words
+
+    private mutating func append(_ bytes: some Sequence<UInt8>) {
+      var word: UInt64 = 0, filled = 0
+      for byte in bytes {
+        word = word << 8 | UInt64(byte)
+        filled += 1
+        if filled == 8 {
+          words.append(word)
+          word = 0
+          filled = 0
+        }
+      }
+      if filled > 0 { words.append(word << UInt64(8 * (8 - filled))) }
+    }
+
+    /// How many words every name starts with alike.
+    var shared: Int {
+      guard starts.count > 2 else { return 0 }
+      var shared = starts[1] - starts[0]
+      for name in 1..<(starts.count - 1) {
+        var k = 0
+        while k < shared && starts[name] + k < starts[name + 1] && words[starts[name] + k] == words[k] { k += 1 }
+        shared = k
+      }
+      return shared
+    }
+
+    /// Word `k` of name `name`; 0 past its end, which sorts it before any name that goes on.
+    func word(_ k: Int, of name: Int) -> UInt64 {
+      let at = starts[name] + k
+      return at < starts[name + 1] ? words[at] : 0
+    }
+
+    /// How name `a`'s bytes order against name `b`'s, from word `k` on. Where one name's words
+    /// run out first, it is the other's start (its last word, zero-padded, was equal), so it
+    /// comes first.
+    func compare(_ a: Int, _ b: Int, from k: Int = 0) -> Order {
+      let endA = starts[a + 1], endB = starts[b + 1]
+      var i = min(starts[a] + k, endA), j = min(starts[b] + k, endB)
+      while i < endA && j < endB {
+        if words[i] != words[j] { return words[i] < words[j] ? .before : .after }
+        i += 1
+        j += 1
+      }
+      if i < endA { return .after }
+      return j < endB ? .before : .same
+    }
   }
 
   /// A name's first 16 bytes as two big-endian integers, and where the name is: sorting a

@@ -1,6 +1,7 @@
 import FCMLintDocs
 import FCMLintEngine
 import FCMLintJSON
+import FCMLintSystem
 
 /// The files of a run and the config that governs each: the one path from a name (a file, a
 /// folder, standard input or an editor's buffer) to the linter, the limits, the suppressions and
@@ -264,9 +265,15 @@ public final class Workspace {
   ) throws(ConfigurationError) -> (sources: [FileJob.Source], errors: [FileSystem.IOError]) {
     var inputs: [FileJob.Source] = []
     var errors: [FileSystem.IOError] = []
-    for path in paths {
+    let listed = FileSystem.listedAsRegularFiles(paths)
+    for (index, path) in paths.enumerated() {
       if path == "-" {
         inputs.append(.standardInput(name: name))
+        continue
+      }
+      if !listed.isEmpty && listed[index] {
+        // A regular file by its folder's listing: its read learns its size from the file itself.
+        if !(try isIgnored(path)) { inputs.append(.file(path)) }
         continue
       }
       let (kind, size) = FileSystem.kindAndSize(path)
@@ -297,8 +304,8 @@ public final class Workspace {
   /// The names met so far, told apart by a 64-bit FNV-1a hash of their bytes until two hashes
   /// meet, then as Strings: a hook or xargs names thousands of files, and a `Set<String>` hashed
   /// each one's characters through the standard library's seeded hasher.
-  /// The hashes sit in an open-addressing table of their own (0 for an empty slot), which the
-  /// hash's own bits place: a `Set<UInt64>` hashed each hash again.
+  /// The hashes sit in an open-addressing table of their own (0 for an empty slot), placed by
+  /// `FileName.slot`: a `Set<UInt64>` hashed each hash again.
   struct SeenNames {
     private let hash: (String) -> UInt64
     private var slots = [UInt64](repeating: 0, count: 64)
@@ -330,7 +337,7 @@ public final class Workspace {
         for hash in old where hash != 0 { _ = insert(hash: hash) }
       }
       let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+      var slot = FileName.slot(hash, bits: slots.count.trailingZeroBitCount)
       while slots[slot] != 0 {
         if slots[slot] == hash { return false }
         slot = (slot + 1) & mask
@@ -341,12 +348,7 @@ public final class Workspace {
     }
 
     static func hash(_ name: String) -> UInt64 {
-      func fnv(_ bytes: some Collection<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
-      }
-      return name.utf8.withContiguousStorageIfAvailable(fnv) ?? fnv(name.utf8)
+      name.utf8.withContiguousStorageIfAvailable { FileName.hash($0) } ?? FileName.hash(name.utf8)
     }
   }
 

@@ -89,6 +89,43 @@ final class FileSystemTests: XCTestCase {
     XCTAssertNil(walked)
   }
 
+  func testManyFilesNamedInOneFolderAreToldFromItsListing() throws {
+    // Twenty files named in one folder (find | xargs): its listing says they are regular files,
+    // so none is stated (no size), one named twice neither; among them a link, a folder named
+    // like a file and a missing file take the stat, and come out as a stat says.
+    let dir = try temporaryDirectory()
+    var paths: [String] = []
+    for i in 0..<20 {
+      let path = dir + "/req-\(i).json"
+      XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}".utf8)))
+      paths.append(path)
+    }
+    try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: dir + "/req-0.json")
+    try FileManager.default.createDirectory(atPath: dir + "/folder.json", withIntermediateDirectories: false)
+    XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/folder.json/inside.json", contents: Data("{}".utf8)))
+    paths += [dir + "/link.json", dir + "/folder.json", dir + "/missing.json", dir + "/req-3.json"]
+    XCTAssertEqual(
+      FileSystem.listedAsRegularFiles(paths), (0..<20).map { _ in true } + [false, false, false, true],
+      "the files listed (one of them twice), the link, the folder and the missing file stated")
+    XCTAssertEqual(FileSystem.listedAsRegularFiles(Array(paths.prefix(15))), [], "too few to list")
+    // A listing read no further than a few entries a name: what it did not reach is stated.
+    let reached = FileSystem.listedAsRegularFiles(paths, minimumPerFolder: 1, entriesPerPath: 0)
+    XCTAssertLessThanOrEqual(reached.filter { $0 }.count, 1)
+
+    let workspace = try Workspace(settings: RunSettings(), pack: { RuleSet() }, keptUntilExit: false)
+    let (sources, errors) = try workspace.sources(paths, standardInput: nil, distinctFiles: false)
+    XCTAssertEqual(errors.map(\.path), [dir + "/missing.json"])
+    XCTAssertEqual(errors.first?.message, FileSystem.statFailure(dir + "/missing.json"))
+    var files: [String] = [], sizes: [Int?] = []
+    for source in sources {
+      guard case .file(let path, let size) = source else { return XCTFail("\(source)") }
+      files.append(path)
+      sizes.append(size)
+    }
+    XCTAssertEqual(files, Array(paths.prefix(20)) + [dir + "/link.json", dir + "/folder.json/inside.json"])
+    XCTAssertEqual(sizes, Array(repeating: nil, count: 20) + [2, nil])
+  }
+
   #if os(Linux)
   func testReadsFilesThatReportNoSizeToTheEnd() {
     // A /proc file reports a size of 0 and holds more: it is read on to its end, under the limit.

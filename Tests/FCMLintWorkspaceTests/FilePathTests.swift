@@ -1,3 +1,4 @@
+import FCMLintSystem
 @testable import FCMLintWorkspace
 import XCTest
 
@@ -45,11 +46,49 @@ final class FilePathTests: XCTestCase {
     XCTAssertEqual(FileSystem.byteOrder(of: walked.reversed()), [3, 2, 1, 0])
     XCTAssertEqual(FileSystem.byteOrder(of: []), [])
   }
+
+  /// Names that agree for whole words and differ in the last byte of one, or where one ends: the
+  /// order of their bytes, as a byte-by-byte comparison gives it, equal names in the order given.
+  func testNamesSharingWordsSortAsTheirBytes() {
+    var generator = SystemRandomNumberGenerator()
+    let stems = ["", "./part-0/", "./part-0/req-00", "./part-1/req-001", "./part-0/req-0012", "é/ü"]
+    // Without and with a start all names share (a project's folder, named whole by a hook).
+    for shared in ["", "/home/someone/project/templates/", "/home/someone/project/templates/part-0/req-0012"] {
+      let names = (0..<400).map { _ in
+        shared + stems.randomElement(using: &generator)!
+          + String((0..<Int.random(in: 0...17, using: &generator)).map { _ in "a.0/é-".randomElement(using: &generator)! })
+      }
+      let expected = names.indices.sorted { a, b in
+        names[a] == names[b] ? a < b : Array(names[a].utf8).lexicographicallyPrecedes(Array(names[b].utf8))
+      }
+      XCTAssertEqual(FileSystem.byteOrder(of: names), expected, "\(names)")
+    }
+  }
 }
 
 /// `Workspace.SeenNames`, which drops a name given twice: by a hash of its bytes, and as Strings
 /// once two hashes meet.
 final class SeenNamesTests: XCTestCase {
+  /// Names made to agree in the bits of their FNV-1a hash a table of 4096 slots once read (a
+  /// folder of them, named to a hook, made each insertion walk past the others) spread over the
+  /// table's slots like any names: `FileName.slot` reads bits of the hash times a number drawn
+  /// at random, which a name cannot aim at.
+  func testNamesMadeToShareAHashsBitsDoNotShareSlots() {
+    var crowded: [String] = []
+    var n = 0
+    while crowded.count < 1000 {
+      let name = "req-\(n).json"
+      n += 1
+      if FileName.hash(name.utf8) >> 32 & 0xFFF == 0 { crowded.append(name) }
+    }
+    let slots = Set(crowded.map { FileName.slot(FileName.hash($0.utf8), bits: 12) })
+    // About 890 slots for 1000 names drawn at random; all of them in one under the old slots.
+    XCTAssertGreaterThan(slots.count, 700)
+    var seen = Workspace.SeenNames()
+    XCTAssertTrue(crowded.allSatisfy { seen.insert($0) })
+    XCTAssertFalse(seen.insert(crowded[500]))
+  }
+
   func testANameGivenTwiceIsSeenOnce() {
     var seen = Workspace.SeenNames()
     let names = (0..<500).map { "part-\($0 % 7)/req-\($0).json" }
