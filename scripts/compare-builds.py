@@ -11,10 +11,11 @@ seeded random order, so they meet the same load:
 - named:  `find . -name '*.json' -print0 | xargs -0 -s 1048576 fcmlint --format json`, as
           compare.sh names them (CPU of the whole pipeline);
 - one file: `fcmlint --format json FILE` on compare.sh's small request, each run after a run of
-          `jq empty` on it (as compare.sh interleaves them: the caches jq leaves).
+          `jq empty` on it (as compare.sh interleaves them: the caches jq leaves);
 
-Prints each run's median and minimum CPU (user + system of the process and everything it
-waited for, from wait4(2)) per build, and each build's median against the first build's.
+and in the same rounds `cat` and `jq empty` over the files named as compare.sh names them. Prints
+each run's median and minimum CPU (user + system of the process and everything it waited for,
+from wait4(2)) per build, against the first build's and against cat's and jq's.
 The set is compare.sh's (generated with scripts/generate-requests.py if missing; environment:
 FCMLINT_COMPARE_DIR, default $TMPDIR/fcmlint-compare).
 """
@@ -87,28 +88,43 @@ def main():
         return [binary, "--format", "json", small]
 
     kinds = ["folder", "named", "one file"]
-    runs = [(b, k) for b in range(len(binaries)) for k in kinds]
-    for b, k in runs:
-        cpu(commands(binaries[b], k), folder)  # warm-up: the files in the page cache
+    references = {
+        "cat": ["bash", "-c", "find . -name '*.json' -print0 | xargs -0 -s 1048576 cat > /dev/null"],
+        "jq": ["bash", "-c", "find . -name '*.json' -print0 | xargs -0 -s 1048576 jq empty"],
+    }
+    runs = [(b, k) for b in range(len(binaries)) for k in kinds] + [(-1, name) for name in references]
+
+    def command(run):
+        b, k = run
+        return references[k] if b < 0 else commands(binaries[b], k)
+
+    for run in runs:
+        cpu(command(run), folder)  # warm-up: the files in the page cache
     times = {r: [] for r in runs}
     rng = random.Random(args.seed)
     for _ in range(args.rounds):
         order = runs[:]
         rng.shuffle(order)
-        for b, k in order:
-            if k == "one file":
+        for run in order:
+            if run[1] == "one file":
                 cpu(["jq", "empty", small], folder)
-            times[(b, k)].append(cpu(commands(binaries[b], k), folder))
+            times[run].append(cpu(command(run), folder))
 
-    print("| build | run | CPU median | CPU min | ÷ first build |")
-    print("|---|---|---:|---:|---:|")
+    cat, jq = (statistics.median(times[(-1, name)]) for name in ("cat", "jq"))
+    print("| build | run | CPU median | CPU min | ÷ first build | ÷ cat | ÷ jq |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name in references:
+        values = times[(-1, name)]
+        print("| %s (named) | bulk | %.3f s | %.3f s | | %.2fx | %.2fx |" % (name, statistics.median(values), min(values), statistics.median(values) / cat, statistics.median(values) / jq))
     for k in kinds:
         first = statistics.median(times[(0, k)])
         for b, binary in enumerate(args.binaries):
             values = times[(b, k)]
             median = statistics.median(values)
-            unit, scale = ("ms", 1000) if k == "one file" else ("s", 1)
-            print("| %s | %s | %.3f %s | %.3f %s | %.3fx |" % (binary, k, median * scale, unit, min(values) * scale, unit, median / first))
+            if k == "one file":
+                print("| %s | %s | %.3f ms | %.3f ms | %.3fx | | |" % (binary, k, median * 1000, min(values) * 1000, median / first))
+            else:
+                print("| %s | %s | %.3f s | %.3f s | %.3fx | %.2fx | %.2fx |" % (binary, k, median, min(values), median / first, median / cat, median / jq))
 
 
 if __name__ == "__main__":
