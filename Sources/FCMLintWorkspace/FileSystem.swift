@@ -118,13 +118,15 @@ public enum FileSystem {
 
   /// Which of `paths` (named on the command line: a find piped to xargs, a hook) their folder's
   /// listing shows as regular files, from each entry's d_type as a walk reads it: those need no
-  /// stat() before their read, one path lookup a file less. Only a folder holding at least
-  /// `minimumPerFolder` of the paths is listed, until it has shown them all or `entriesPerPath`
-  /// entries for each: a few files named in a large folder cost a stat each, as before, never a
-  /// long listing. False for a path the listing did not show as a regular file (missing, a
-  /// folder, a symbolic link, past the entries read, or on a file system whose listings do not
-  /// say), which the caller stats; empty when there are too few paths to list any folder.
-  public static func listedAsRegularFiles(_ paths: [String], minimumPerFolder: Int = 16, entriesPerPath: Int = 8) -> [Bool] {
+  /// stat() before their read, one path lookup a file less. A listing comes in batches of some
+  /// hundred entries a system call, each batch costing about what a few hundred stats do, so only
+  /// a folder holding at least `minimumPerFolder` of the paths is listed, until it has shown them
+  /// all or `entriesPerPath` entries for each (a hook naming a few files of a large folder pays a
+  /// stat each, as before). False for a path the listing did not show as a regular file
+  /// (missing, a folder, a symbolic link, past the entries read, or on a file system whose
+  /// listings do not say), which the caller stats; empty when there are too few paths to list
+  /// any folder.
+  public static func listedAsRegularFiles(_ paths: [String], minimumPerFolder: Int = 256, entriesPerPath: Int = 4) -> [Bool] {
     POSIX.listedAsRegularFiles(paths, minimumPerFolder: minimumPerFolder, entriesPerPath: entriesPerPath)
   }
 

@@ -90,12 +90,12 @@ final class FileSystemTests: XCTestCase {
   }
 
   func testManyFilesNamedInOneFolderAreToldFromItsListing() throws {
-    // Twenty files named in one folder (find | xargs): its listing says they are regular files,
-    // so none is stated (no size), one named twice neither; among them a link, a folder named
-    // like a file and a missing file take the stat, and come out as a stat says.
+    // Three hundred files named in one folder (find | xargs): its listing says they are regular
+    // files, so none is stated (no size), one named twice neither; among them a link, a folder
+    // named like a file and a missing file take the stat, and come out as a stat says.
     let dir = try temporaryDirectory()
     var paths: [String] = []
-    for i in 0..<20 {
+    for i in 0..<300 {
       let path = dir + "/req-\(i).json"
       XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}".utf8)))
       paths.append(path)
@@ -105,12 +105,14 @@ final class FileSystemTests: XCTestCase {
     XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/folder.json/inside.json", contents: Data("{}".utf8)))
     paths += [dir + "/link.json", dir + "/folder.json", dir + "/missing.json", dir + "/req-3.json"]
     XCTAssertEqual(
-      FileSystem.listedAsRegularFiles(paths), (0..<20).map { _ in true } + [false, false, false, true],
+      FileSystem.listedAsRegularFiles(paths), (0..<300).map { _ in true } + [false, false, false, true],
       "the files listed (one of them twice), the link, the folder and the missing file stated")
-    XCTAssertEqual(FileSystem.listedAsRegularFiles(Array(paths.prefix(15))), [], "too few to list")
-    // A listing read no further than a few entries a name: what it did not reach is stated.
-    let reached = FileSystem.listedAsRegularFiles(paths, minimumPerFolder: 1, entriesPerPath: 0)
-    XCTAssertLessThanOrEqual(reached.filter { $0 }.count, 1)
+    XCTAssertEqual(FileSystem.listedAsRegularFiles(Array(paths.prefix(255))), [], "too few to list")
+    XCTAssertEqual(
+      FileSystem.listedAsRegularFiles(Array(paths.prefix(20)) + ["elsewhere/a.json"], minimumPerFolder: 20, entriesPerPath: 100),
+      Array(repeating: true, count: 20) + [false], "a folder with too few named files is not listed")
+    // A listing read no further than a few entries a name (none here): what it did not reach is stated.
+    XCTAssertEqual(FileSystem.listedAsRegularFiles(paths, minimumPerFolder: 1, entriesPerPath: 0).filter { $0 }, [])
 
     let workspace = try Workspace(settings: RunSettings(), pack: { RuleSet() }, keptUntilExit: false)
     let (sources, errors) = try workspace.sources(paths, standardInput: nil, distinctFiles: false)
@@ -122,8 +124,8 @@ final class FileSystemTests: XCTestCase {
       files.append(path)
       sizes.append(size)
     }
-    XCTAssertEqual(files, Array(paths.prefix(20)) + [dir + "/link.json", dir + "/folder.json/inside.json"])
-    XCTAssertEqual(sizes, Array(repeating: nil, count: 20) + [2, nil])
+    XCTAssertEqual(files, Array(paths.prefix(300)) + [dir + "/link.json", dir + "/folder.json/inside.json"])
+    XCTAssertEqual(sizes, Array(repeating: nil, count: 300) + [2, nil])
   }
 
   #if os(Linux)
