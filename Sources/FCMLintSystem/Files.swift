@@ -181,11 +181,11 @@ extension POSIX {
 
   /// The entries of a directory, `.` and `..` left out, in the order the directory gives them.
   public static func directoryEntries(_ path: String) -> Result<[DirectoryEntry], SystemError> {
+    var stream = DirectoryStream(path)
+    guard stream.isOpen else { return .failure(.last) }
     var entries: [DirectoryEntry] = []
-    return forEachDirectoryEntry(path) { entry in
-      entries.append(entry)
-      return true
-    }.map { entries }
+    while let (name, kind) = stream.next() { entries.append(DirectoryEntry(name: FileName.decode(buffer: name), kind: kind)) }
+    return .success(entries)
   }
 
   /// `FileSystem.listedAsRegularFiles`, on the paths' bytes: each path split at its last slash,
@@ -195,6 +195,8 @@ extension POSIX {
     guard paths.count >= minimumPerFolder else { return [] }
     var listed = [Bool](repeating: false, count: paths.count)
     let named = NamedPaths(paths)
+    // The names' hashes, made for the folders listed only.
+    var nameHashes = [UInt64](repeating: 0, count: paths.count)
     for (folder, members) in named.folders(holdingAtLeast: minimumPerFolder) {
       // The folder's names in an open-addressing table of path indices + 1 (0: empty).
       var bits = 3
@@ -202,7 +204,8 @@ extension POSIX {
       let size = 1 << bits
       var slots = [Int](repeating: 0, count: size)
       for i in members {
-        var slot = FileName.slot(named.nameHashes[i], bits: bits)
+        nameHashes[i] = FileName.hash(named.name(i))
+        var slot = FileName.slot(nameHashes[i], bits: bits)
         while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
         slots[slot] = i + 1
       }
@@ -215,7 +218,7 @@ extension POSIX {
         var slot = FileName.slot(hash, bits: bits)
         while slots[slot] != 0 {
           let i = slots[slot] - 1
-          if named.nameHashes[i] == hash, !listed[i], named.name(i).elementsEqual(name) {
+          if nameHashes[i] == hash, !listed[i], named.name(i).elementsEqual(name) {
             listed[i] = true
             left -= 1
           }
@@ -233,13 +236,11 @@ extension POSIX {
     let bytes: [UInt8]
     let starts: [Int]
     let names: [Int?]
-    let nameHashes: [UInt64]
 
     init(_ paths: [String]) {
-      var bytes: [UInt8] = [], starts = [0], names: [Int?] = [], hashes: [UInt64] = []
+      var bytes: [UInt8] = [], starts = [0], names: [Int?] = []
       starts.reserveCapacity(paths.count + 1)
       names.reserveCapacity(paths.count)
-      hashes.reserveCapacity(paths.count)
       let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
       for path in paths {
         let start = bytes.count
@@ -254,12 +255,10 @@ extension POSIX {
         let length = bytes.count - name
         let special = length == 0 || (length <= 2 && bytes[name...].allSatisfy { $0 == dot })
         names.append(special ? nil : name)
-        hashes.append(special ? 0 : FileName.hash(bytes[name...]))
       }
       self.bytes = bytes
       self.starts = starts
       self.names = names
-      nameHashes = hashes
     }
 
     func name(_ i: Int) -> ArraySlice<UInt8> { bytes[names[i]!..<starts[i + 1]] }
@@ -328,16 +327,5 @@ extension POSIX {
       }
       return nil
     }
-  }
-
-  /// Gives `visit` the entries of a directory one by one, `.` and `..` left out, in the order the
-  /// directory gives them, until `visit` returns false or the listing ends.
-  public static func forEachDirectoryEntry(_ path: String, _ visit: (DirectoryEntry) -> Bool) -> Result<Void, SystemError> {
-    var stream = DirectoryStream(path)
-    guard stream.isOpen else { return .failure(.last) }
-    while let (name, kind) = stream.next() {
-      if !visit(DirectoryEntry(name: FileName.decode(buffer: name), kind: kind)) { break }
-    }
-    return .success(())
   }
 }
