@@ -78,11 +78,11 @@ let package = Package(
     // The system libyaml, for rule and config files (`apt-get install libyaml-dev`, `brew install
     // libyaml`; see the README). The static release build links its libyaml.a.
     .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-    .systemLibrary(name: "CExtendedAttributes", path: "Sources/CExtendedAttributes"),
+    .systemLibrary(name: "CSystemHeaders", path: "Sources/CSystemHeaders"),
     // The system calls (reads and writes retried on EINTR, stat, directory listings, the safe
-    // writer's temporary file, fsync, rename, extended attributes): the one module with pointer
-    // code for I/O, depending on the C library alone.
-    .target(name: "FCMLintSystem", dependencies: ["CExtendedAttributes"], swiftSettings: releaseSwiftSettings),
+    // writer's temporary file, fsync, rename, extended attributes, CPU affinity): the one module
+    // with pointer code for I/O, depending on the C library alone.
+    .target(name: "FCMLintSystem", dependencies: ["CSystemHeaders"], swiftSettings: releaseSwiftSettings),
     // Regular expressions matched in linear time, for rule patterns: no dependency at all.
     .target(name: "LinearRegex", swiftSettings: releaseSwiftSettings),
     .target(name: "FCMLintJSON", swiftSettings: releaseSwiftSettings),
@@ -161,7 +161,7 @@ let package = Package(
       name: "FCMLintCLITests",
       dependencies: [
         "FCMLintJSON", "FCMLintEngine", "FCMLintFormatters", "FCMLintFixes", "FCMLintSystem", "FCMLintWorkspace", "FCMLintBuiltinRules",
-        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CExtendedAttributes",
+        "FCMLintCLI", "FCMLintLanguageServer", "fcmlint", "FCMLintTestSupport", "FCMLintRuleTestSupport", "CSystemHeaders",
       ]),
   ]
 )

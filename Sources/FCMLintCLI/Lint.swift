@@ -41,7 +41,7 @@ extension LintSettings {
       "--docs",
       "Lint the message samples in documentation: folder walks include .md, .markdown, .mdx, .html, .htm and .txt pages, and a named file that is not .json is read as a page (plain text too). Markdown and HTML pages named on the command line are read as pages without it."
     ) { $0.docs = true },
-    .value("--jobs", "<n>", "Files linted at once (default: one per core).") { s, v throws(UsageError) in
+    .value("--jobs", "<n>", "Files linted at once (default: one per processor the run may use, as nproc counts them).") { s, v throws(UsageError) in
       s.jobs = try integer(v, for: "--jobs")
     },
     .flag("--fix", "Fix what can be fixed mechanically and write the files (standard input: print the fixed document).") { $0.fix = true },

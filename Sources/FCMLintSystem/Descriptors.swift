@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemHeaders
 
 extension POSIX {
   /// One read(2) of what `fd` has, into `buffer[offset...]` (retried when a signal interrupts
@@ -99,8 +100,18 @@ extension POSIX {
   /// An environment variable's value, nil when it is not set.
   public static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
-  /// The processors online, at least 1.
-  public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  /// The processors this process may run on (its CPU affinity, as nproc counts them), at least
+  /// 1; where that cannot be read, the processors online.
+  public static var processorCount: Int {
+    #if canImport(Glibc)
+    var set = cpu_set_t()
+    if sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 {
+      let allowed = withUnsafeBytes(of: &set) { $0.reduce(0) { $0 + $1.nonzeroBitCount } }
+      if allowed > 0 { return allowed }
+    }
+    #endif
+    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+  }
 
   /// A write past the file size limit (RLIMIT_FSIZE) then fails with EFBIG, which is reported,
   /// instead of killing the process with SIGXFSZ.

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CExtendedAttributes
+import CSystemHeaders
 
 extension POSIX {
   /// The system calls that write a temporary file, replaceable so tests can simulate a full disk

@@ -4,7 +4,7 @@ import FCMLintJSON
 import FCMLintRuleTestSupport
 import Foundation
 import XCTest
-import CExtendedAttributes
+import CSystemHeaders
 
 /// Issue 13: fixes that broke the document. Each case below damaged a file before the fix pass
 /// was checked: two fixes creating one key, a fix feeding itself pass after pass, inserted lines
