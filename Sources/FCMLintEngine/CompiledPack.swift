@@ -14,13 +14,13 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 8
+  static let version: UInt64 = 9
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
   /// `rules[i]`'s description and examples, the aliases the rules were read with, and the
   /// schemas they may name. Every rule must come from `RuleLoader` (its checks keep their options).
-  public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String]) {
+  public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String], plan: [Int32]) {
     precondition(rules.count == documentation.count)
     var writer = PackWriter()
     writer.main.count(rules.count)
@@ -71,14 +71,12 @@ public enum CompiledPack {
     let strings = writer.strings.list
 
     // Then the linter's tables for these rules, laid out from the rules as a start reads them
-    // back (checks told apart by their kinds, as a start does), and last where they begin.
-    let (readRules, _, readResources, checks, _) = read(staticCopy(rulesAndTail), count: rulesAndTail.count, strings: strings, planAt: nil)
-    var plan = CompactWriter(strings: writer.strings)
+    // back (checks told apart by their kinds, as a start does): numbers, which the build writes
+    // as an array literal of the binary's data, so a start takes them as they are, undecoded.
+    let (readRules, _, readResources, checks, _) = read(staticCopy(rulesAndTail), count: rulesAndTail.count, strings: strings, plan: nil)
+    var plan = PlanTable()
     plan.write(Linter(rules: ruleSet(readRules, readResources)), checks: checks)
-    precondition(writer.strings.list.count == strings.count, "the linter's tables name no string")
-    // Six bits a byte, as every number of the pack: the pack stays ASCII, a string literal.
-    let trailer = (0..<trailerLength).map { UInt8(truncatingIfNeeded: rulesAndTail.count >> (6 * $0)) & 0x3F }
-    return (rulesAndTail + plan.bytes + trailer, strings)
+    return (rulesAndTail, strings, plan.numbers)
   }
 
   /// The rules read back (in id order, as a start reads them), as a set without the compiled
@@ -99,10 +97,10 @@ public enum CompiledPack {
 
   /// Reads `bytes` back and writes what it read again: nil when that gives the same bytes,
   /// else where they part (for the build, which refuses a pack that does not read back).
-  package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String])) -> String? {
+  package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String], plan: [Int32])) -> String? {
     // Static data in the binary; here a copy that is never freed.
     let bytes = pack.bytes
-    let (rules, aliases, resources, _, plan) = read(staticCopy(bytes), count: bytes.count, strings: pack.strings)
+    let (rules, aliases, resources, _, plan) = read(staticCopy(bytes), count: bytes.count, strings: pack.strings, plan: pack.plan)
     // The tables a start takes are the ones its rules make.
     let built = Linter(rules: ruleSet(rules, resources))
     guard let plan else { return "no linter tables" }
@@ -117,28 +115,17 @@ public enum CompiledPack {
       return tree()
     }
     let again = write(rules: rules, documentation: trees, aliases: aliases(), resources: resources)
-    guard again.bytes != bytes || again.strings != pack.strings else { return nil }
+    guard again.bytes != bytes || again.strings != pack.strings || again.plan != pack.plan else { return nil }
+    guard again.plan == pack.plan else { return "the linter tables do not write back as read" }
     let at = zip(again.bytes, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(again.bytes.count, bytes.count)
     return "byte \(at) of \(bytes.count) (read back: \(again.bytes.count) bytes, \(again.strings.count) strings of \(pack.strings.count))"
   }
 
   /// Reads what `write` wrote. `base` must stay valid for the life of the program (the
   /// documentation and the aliases are read from it when first asked for): static data.
+  /// The linter's tables come from `plan` (nil: none), the numbers `write` gave with the bytes.
   static func read(
-    _ base: UnsafePointer<UInt8>, count: Int, strings: [String]
-  ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources, checks: [Rule.Check], plan: CompiledPlan?) {
-    // The last bytes: where the linter's tables begin.
-    precondition(count >= trailerLength, "the compiled rule pack is cut short")
-    let planAt = (0..<trailerLength).reduce(0) { $0 | Int(base[count - trailerLength + $1]) << (6 * $1) }
-    return read(base, count: count - trailerLength, strings: strings, planAt: planAt)
-  }
-
-  /// The bytes that end a pack and say where its linter tables begin (up to 1 GB).
-  private static let trailerLength = 5
-
-  /// `read` of the first `count` bytes, the linter's tables at `planAt` (nil: none).
-  private static func read(
-    _ base: UnsafePointer<UInt8>, count: Int, strings: [String], planAt: Int?
+    _ base: UnsafePointer<UInt8>, count: Int, strings: [String], plan planTable: [Int32]?
   ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources, checks: [Rule.Check], plan: CompiledPlan?) {
     var input = CompactReader(base, count: count, strings: strings)
     precondition(input.string() == magic && input.uint() == version, "the compiled rule pack is of another version")
@@ -187,9 +174,9 @@ public enum CompiledPack {
     let tail = reader.tail
     let address = UInt(bitPattern: base)
     var plan: CompiledPlan? = nil
-    if let planAt {
-      reader.input.offset = planAt
-      plan = reader.input.compiledPlan(checks: reader.checks)
+    if let planTable {
+      var table = PlanTableReader(planTable)
+      plan = table.compiledPlan(checks: reader.checks)
     }
     return (rules, {
       var aliasesReader = PackReader(base: UnsafePointer(bitPattern: address)!, count: count, strings: strings)
@@ -202,10 +189,11 @@ public enum CompiledPack {
 
 extension RuleSet {
   /// The built-in pack from its compiled form (`CompiledPack`), which must be static data: a
-  /// string literal the build wrote, and the table of string literals it refers to.
-  public init(compiled pack: StaticString, strings: [String]) {
+  /// string literal the build wrote, the table of string literals it refers to, and the linter's
+  /// tables as an array literal of numbers.
+  public init(compiled pack: StaticString, strings: [String], plan: [Int32]) {
     precondition(pack.hasPointerRepresentation)
-    let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings)
+    let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings, plan: plan)
     self.init(resources: resources, aliases: aliases)
     // In id order, each id once: the build wrote them so.
     start(withSorted: rules)
@@ -1116,89 +1104,164 @@ struct CompiledPlan: Sendable {
   }
 }
 
-extension CompactWriter {
-  /// `linter`'s tables (`CompiledPlan`), its checks by their numbers in `checks` (the pack's).
+/// The linter's tables (`CompiledPlan`) as one list of numbers, which the build writes into the
+/// binary as an array literal: the compiler lays it out as the array itself in the binary's data,
+/// so a start reads the numbers where they lie, with no decoding of the pack's compact form
+/// (numbers of varying length, each read with its own checks).
+struct PlanTable {
+  private(set) var numbers: [Int32] = []
+
+  mutating func add(_ number: Int) {
+    precondition(number >= Int(Int32.min) && number <= Int(Int32.max), "a number of the linter tables is out of range")
+    numbers.append(Int32(number))
+  }
+
+  mutating func add(_ range: Range<Int32>) {
+    numbers.append(range.lowerBound)
+    numbers.append(range.upperBound)
+  }
+
+  /// A path's step, its names by where they are in their table.
+  mutating func add(_ step: JSONPath.Storage.Step) {
+    add(Int(step.kind.rawValue))
+    for name in [step.name, step.alternate] {
+      if let name {
+        add(1)
+        numbers.append(name.start)
+        numbers.append(name.count)
+        numbers.append(Int32(bitPattern: name.hash))
+      } else {
+        add(0)
+      }
+    }
+    numbers.append(step.index)
+  }
+
+  /// `linter`'s tables, its checks by their numbers in `checks` (the pack's).
   mutating func write(_ linter: Linter, checks: [Rule.Check]) {
     var numbers: [ObjectIdentifier: Int] = [:]
     for (number, check) in checks.enumerated() { numbers[ObjectIdentifier(check)] = number }
     // The plan again, to learn which rule check each of its checks is made from.
     let (plan, sources) = LintPlan.withSources(linter.rules, sameChecks: false)
-    count(sources.count)
-    for source in sources { count(numbers[ObjectIdentifier(source)]!) }
-    count(plan.conditions.count)
+    add(sources.count)
+    for source in sources { add(numbers[ObjectIdentifier(source)]!) }
+    add(plan.conditions.count)
     for condition in plan.conditions {
-      count(Int(condition.kind.rawValue))
-      int(Int(condition.check))
-      range(condition.operands)
+      add(Int(condition.kind.rawValue))
+      add(Int(condition.check))
+      add(condition.operands)
     }
-    count(plan.rules.count)
+    add(plan.rules.count)
     for rule in plan.rules {
-      range(rule.when)
-      range(rule.then)
+      add(rule.when)
+      add(rule.then)
     }
-    count(plan.thenChecks.count)
-    for check in plan.thenChecks { count(Int(check)) }
-    for slot in plan.checkMemo { int(Int(slot)) }
-    count(plan.checkMemoCount)
+    add(plan.thenChecks.count)
+    for check in plan.thenChecks { add(Int(check)) }
+    for slot in plan.checkMemo { add(Int(slot)) }
+    add(plan.checkMemoCount)
 
     let trie = linter.givenTrie
-    count(trie.nodes.count)
+    add(trie.nodes.count)
     for node in trie.nodes {
-      range(node.slots)
-      range(node.edges)
+      add(node.slots)
+      add(node.edges)
     }
-    count(trie.edges.count)
+    add(trie.edges.count)
     for edge in trie.edges {
-      write(edge.step)
-      count(Int(edge.node))
+      add(edge.step)
+      add(Int(edge.node))
     }
-    count(trie.slots.count)
-    for slot in trie.slots { count(Int(slot)) }
-    utf8(trie.names.bytes)
-    for rule in linter.slotRules { count(Int(rule)) }
+    add(trie.slots.count)
+    for slot in trie.slots { add(Int(slot)) }
+    add(trie.names.bytes.count)
+    for byte in trie.names.bytes { add(Int(byte)) }
+    for rule in linter.slotRules { add(Int(rule)) }
   }
 }
 
-extension CompactReader {
-  /// What `write(_:checks:)` wrote, its checks made from `checks`.
+/// Reads what `PlanTable.write` wrote, in order. The table comes from the build, never from a
+/// user: a malformed one is a bug of the build, and stops the program.
+struct PlanTableReader {
+  private let numbers: [Int32]
+  private var at = 0
+
+  init(_ numbers: [Int32]) { self.numbers = numbers }
+
+  private mutating func next() -> Int32 {
+    defer { at += 1 }
+    return numbers[at]
+  }
+
+  private mutating func count() -> Int {
+    let n = Int(next())
+    precondition(n >= 0, "the linter tables are malformed")
+    return n
+  }
+
+  private mutating func range() -> Range<Int32> {
+    let lower = next(), upper = next()
+    precondition(lower <= upper, "the linter tables are malformed")
+    return lower..<upper
+  }
+
+  private mutating func list<Element>(count n: Int, _ read: (inout PlanTableReader) -> Element) -> [Element] {
+    var elements: [Element] = []
+    elements.reserveCapacity(n)
+    for _ in 0..<n { elements.append(read(&self)) }
+    return elements
+  }
+
+  private mutating func list<Element>(_ read: (inout PlanTableReader) -> Element) -> [Element] {
+    list(count: count(), read)
+  }
+
+  private mutating func stepName() -> JSONDocument.NameTable.Name? {
+    guard next() != 0 else { return nil }
+    let start = next(), count = next()
+    return JSONDocument.NameTable.Name(start: start, count: count, hash: UInt32(bitPattern: next()))
+  }
+
+  private mutating func step() -> JSONPath.Storage.Step {
+    let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(truncatingIfNeeded: count()))!
+    let name = stepName(), alternate = stepName()
+    return JSONPath.Storage.Step(kind: kind, name: name, alternate: alternate, index: next())
+  }
+
+  /// The tables, their checks made from `checks` (the pack's).
   mutating func compiledPlan(checks: [Rule.Check]) -> CompiledPlan {
     let sources = list { checks[$0.count()] }
-    let conditions = list { input in
-      let kind = LintPlan.Condition.Kind(rawValue: UInt8(input.count()))!
-      let check = Int32(input.int())
-      return LintPlan.Condition(kind: kind, check: check, operands: input.range())
+    let conditions = list { table in
+      let kind = LintPlan.Condition.Kind(rawValue: UInt8(truncatingIfNeeded: table.count()))!
+      let check = table.next()
+      return LintPlan.Condition(kind: kind, check: check, operands: table.range())
     }
-    let rules = list { input in
-      let when = input.range()
-      return LintPlan.Rule(when: when, then: input.range())
+    let rules = list { table in
+      let when = table.range()
+      return LintPlan.Rule(when: when, then: table.range())
     }
-    let thenChecks = list { Int32($0.count()) }
-    let checkMemo = list(count: sources.count) { Int32($0.int()) }
+    let thenChecks = list { $0.next() }
+    let checkMemo = list(count: sources.count) { $0.next() }
     let plan = LintPlan(
       sources: sources, conditions: conditions, rules: rules, thenChecks: thenChecks, checkMemo: checkMemo, checkMemoCount: count())
 
-    let nodes = list { input in
-      let slots = input.range()
-      return GivenTrie.Node(slots: slots, edges: input.range())
+    let nodes = list { table in
+      let slots = table.range()
+      return GivenTrie.Node(slots: slots, edges: table.range())
     }
-    let edges = list { input in
-      let step = input.step()
-      return GivenTrie.Edge(step: step, node: Int32(input.count()))
+    let edges = list { table in
+      let step = table.step()
+      return GivenTrie.Edge(step: step, node: table.next())
     }
-    let slots = list { Int32($0.count()) }
-    let names = JSONDocument.NameTable(bytes: utf8())
-    let slotRules = list(count: slots.count) { Int32($0.count()) }
+    let slots = list { $0.next() }
+    let names = JSONDocument.NameTable(bytes: list { UInt8(truncatingIfNeeded: $0.next()) })
+    let slotRules = list(count: slots.count) { $0.next() }
+    precondition(at == numbers.count, "the linter tables are longer than their parts")
     return CompiledPlan(plan: plan, trie: GivenTrie(nodes: nodes, edges: edges, slots: slots, names: names), slotRules: slotRules)
   }
 }
 
 extension CompactWriter {
-  /// A range of indices: its bounds.
-  mutating func range(_ range: Range<Int32>) {
-    count(Int(range.lowerBound))
-    count(Int(range.upperBound))
-  }
-
   /// A path's step, its names by where they are in their table.
   mutating func write(_ step: JSONPath.Storage.Step) {
     count(Int(step.kind.rawValue))
@@ -1215,22 +1278,6 @@ extension CompactWriter {
 }
 
 extension CompactReader {
-  /// `count` elements `read` reads one after another; without `count`, as many as the number
-  /// read first says.
-  mutating func list<Element>(count: Int? = nil, _ read: (inout CompactReader) -> Element) -> [Element] {
-    let n = count ?? self.count()
-    var elements: [Element] = []
-    elements.reserveCapacity(n)
-    for _ in 0..<n { elements.append(read(&self)) }
-    return elements
-  }
-
-  /// What `range(_:)` wrote.
-  mutating func range() -> Range<Int32> {
-    let lower = Int32(count())
-    return lower..<Int32(count())
-  }
-
   /// What `write(_:)` wrote of a step.
   mutating func step() -> JSONPath.Storage.Step {
     let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(count()))!
