@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Several fcmlint builds on the same runs, interleaved in the same rounds: what a change saved.
 
-    scripts/compare-builds.py [--rounds R] [--seed S] [--count N] BINARY BINARY...
+    scripts/compare-builds.py [--rounds R] [--seed S] [--count N] [--instructions] BINARY BINARY...
 
 compare.sh times one build against the other tools, five rounds each; two of its runs a few
 minutes apart differ by more than most changes save. Here every build runs in every round, in a
@@ -16,6 +16,10 @@ seeded random order, so they meet the same load:
 and in the same rounds `cat` and `jq empty` over the files named as compare.sh names them. Prints
 each run's median and minimum CPU (user + system of the process and everything it waited for,
 from wait4(2)) per build, against the first build's and against cat's and jq's.
+
+`--instructions` also counts each build's instructions under callgrind (valgrind, installed from
+Debian if missing), which the host's load does not move: `--version`, the one file, and the 2,000
+requests of part-0 as a folder with `--jobs 1`, and from the last two the instructions a document.
 The set is compare.sh's (generated with scripts/generate-requests.py if missing; environment:
 FCMLINT_COMPARE_DIR, default $TMPDIR/fcmlint-compare).
 """
@@ -64,13 +68,41 @@ def cpu(command, folder):
     return usage.ru_utime + usage.ru_stime
 
 
+def instructions(command, folder):
+    """All of `command`'s instructions, as callgrind counts them."""
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                         cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in run.stderr.splitlines():
+        if "refs:" in line:
+            return int(line.split()[-1].replace(",", ""))
+    sys.exit("compare-builds.py: callgrind gave no count for %s" % command)
+
+
+def print_instructions(binaries, names, folder, small):
+    part = os.path.join(folder, "part-0")
+    documents = sum(1 for n in os.listdir(part) if n.endswith(".json"))
+    print()
+    print("| build | `--version` | one file | part-0 (%d files, --jobs 1) | a document |" % documents)
+    print("|---|---:|---:|---:|---:|")
+    for binary, name in zip(binaries, names):
+        version = instructions([binary, "--version"], folder)
+        one = instructions([binary, "--format", "json", small], folder)
+        many = instructions([binary, "--jobs", "1", "--format", "json", "part-0"], folder)
+        print("| %s | %s | %s | %s | %s |" % (name, format(version, ","), format(one, ","), format(many, ","), format(round((many - one) / (documents - 1)), ",")))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--seed", type=int, default=20251121)
     parser.add_argument("--count", type=int, default=20000)
+    parser.add_argument("--instructions", action="store_true", help="also count instructions under callgrind")
     parser.add_argument("binaries", nargs="+")
     args = parser.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        subprocess.run(["apt-get", "install", "-y", "-qq", "valgrind"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if shutil.which("valgrind") is None:
+            sys.exit("compare-builds.py: --instructions needs valgrind (apt-get install valgrind)")
     for binary in args.binaries:
         if not os.access(binary, os.X_OK):
             sys.exit("compare-builds.py: no fcmlint binary at %s" % binary)
@@ -125,6 +157,8 @@ def main():
                 print("| %s | %s | %.3f ms | %.3f ms | %.3fx | | |" % (binary, k, median * 1000, min(values) * 1000, median / first))
             else:
                 print("| %s | %s | %.3f s | %.3f s | %.3fx | %.2fx | %.2fx |" % (binary, k, median, min(values), median / first, median / cat, median / jq))
+    if args.instructions:
+        print_instructions(binaries, args.binaries, folder, small)
 
 
 if __name__ == "__main__":
