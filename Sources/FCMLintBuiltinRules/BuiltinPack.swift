@@ -6,6 +6,6 @@ public enum BuiltinPack {
   /// every rule file, so this compiles nothing. Descriptions and examples are read only when a
   /// rule's are asked for (`rules`, `explain`, the tests).
   public static func load() throws(ConfigurationError) -> RuleSet {
-    RuleSet(compiled: BuiltinRules.pack, strings: BuiltinRules.strings, plan: BuiltinRules.plan)
+    RuleSet(compiled: BuiltinRules.pack, strings: BuiltinRules.strings, numbers: BuiltinRules.numbers)
   }
 }

@@ -14,13 +14,13 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 9
+  static let version: UInt64 = 10
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
   /// `rules[i]`'s description and examples, the aliases the rules were read with, and the
   /// schemas they may name. Every rule must come from `RuleLoader` (its checks keep their options).
-  public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String], plan: [Int32]) {
+  public static func write(rules: [Rule], documentation: [DataValue], aliases: Aliases, resources: RuleResources) -> (bytes: [UInt8], strings: [String], numbers: [Int32]) {
     precondition(rules.count == documentation.count)
     var writer = PackWriter()
     writer.main.count(rules.count)
@@ -70,13 +70,15 @@ public enum CompiledPack {
     let rulesAndTail = out.bytes + rulesPart + writer.tail.bytes
     let strings = writer.strings.list
 
-    // Then the linter's tables for these rules, laid out from the rules as a start reads them
-    // back (checks told apart by their kinds, as a start does): numbers, which the build writes
-    // as an array literal of the binary's data, so a start takes them as they are, undecoded.
-    let (readRules, _, readResources, checks, _) = read(staticCopy(rulesAndTail), count: rulesAndTail.count, strings: strings, plan: nil)
-    var plan = PlanTable()
-    plan.write(Linter(rules: ruleSet(readRules, readResources)), checks: checks)
-    return (rulesAndTail, strings, plan.numbers)
+    // Then the schemas' walks, and the linter's tables for these rules, laid out from the rules
+    // as a start reads them back (checks told apart by their kinds, as a start does): numbers,
+    // which the build writes as an array literal of the binary's data, so a start takes them as
+    // they are, undecoded.
+    let (readRules, _, readResources, checks, _) = read(staticCopy(rulesAndTail), count: rulesAndTail.count, strings: strings, numbers: nil)
+    var tables = PackNumbers()
+    for schema in schemas { tables.add(schema.walk) }
+    tables.write(Linter(rules: ruleSet(readRules, readResources)), checks: checks)
+    return (rulesAndTail, strings, tables.numbers)
   }
 
   /// The rules read back (in id order, as a start reads them), as a set without the compiled
@@ -97,10 +99,10 @@ public enum CompiledPack {
 
   /// Reads `bytes` back and writes what it read again: nil when that gives the same bytes,
   /// else where they part (for the build, which refuses a pack that does not read back).
-  package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String], plan: [Int32])) -> String? {
+  package static func checkRoundTrip(_ pack: (bytes: [UInt8], strings: [String], numbers: [Int32])) -> String? {
     // Static data in the binary; here a copy that is never freed.
     let bytes = pack.bytes
-    let (rules, aliases, resources, _, plan) = read(staticCopy(bytes), count: bytes.count, strings: pack.strings, plan: pack.plan)
+    let (rules, aliases, resources, _, plan) = read(staticCopy(bytes), count: bytes.count, strings: pack.strings, numbers: pack.numbers)
     // The tables a start takes are the ones its rules make.
     let built = Linter(rules: ruleSet(rules, resources))
     guard let plan else { return "no linter tables" }
@@ -115,17 +117,18 @@ public enum CompiledPack {
       return tree()
     }
     let again = write(rules: rules, documentation: trees, aliases: aliases(), resources: resources)
-    guard again.bytes != bytes || again.strings != pack.strings || again.plan != pack.plan else { return nil }
-    guard again.plan == pack.plan else { return "the linter tables do not write back as read" }
+    guard again.bytes != bytes || again.strings != pack.strings || again.numbers != pack.numbers else { return nil }
+    guard again.numbers == pack.numbers else { return "the walks and linter tables do not write back as read" }
     let at = zip(again.bytes, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(again.bytes.count, bytes.count)
     return "byte \(at) of \(bytes.count) (read back: \(again.bytes.count) bytes, \(again.strings.count) strings of \(pack.strings.count))"
   }
 
   /// Reads what `write` wrote. `base` must stay valid for the life of the program (the
   /// documentation and the aliases are read from it when first asked for): static data.
-  /// The linter's tables come from `plan` (nil: none), the numbers `write` gave with the bytes.
+  /// The schemas' walks and the linter's tables come from `numbers`, which `write` gave with the
+  /// bytes (nil: the walks are made from the schemas, and there are no linter tables).
   static func read(
-    _ base: UnsafePointer<UInt8>, count: Int, strings: [String], plan planTable: [Int32]?
+    _ base: UnsafePointer<UInt8>, count: Int, strings: [String], numbers: [Int32]?
   ) -> (rules: [Rule], aliases: @Sendable () -> Aliases, resources: RuleResources, checks: [Rule.Check], plan: CompiledPlan?) {
     var input = CompactReader(base, count: count, strings: strings)
     precondition(input.string() == magic && input.uint() == version, "the compiled rule pack is of another version")
@@ -153,6 +156,7 @@ public enum CompiledPack {
       reader.patterns.append(CompiledPattern(regex: regex, source: regex.source))
     }
     reader.input = input
+    reader.numbers = numbers.map(PackNumbersReader.init)
     var resources = RuleResources()
     for _ in 0..<reader.input.count() {
       let schema = reader.schema()
@@ -173,11 +177,7 @@ public enum CompiledPack {
     let aliasesAt = reader.tail + reader.input.count()
     let tail = reader.tail
     let address = UInt(bitPattern: base)
-    var plan: CompiledPlan? = nil
-    if let planTable {
-      var table = PlanTableReader(planTable)
-      plan = table.compiledPlan(checks: reader.checks)
-    }
+    let plan = reader.numbers?.compiledPlan(checks: reader.checks)
     return (rules, {
       var aliasesReader = PackReader(base: UnsafePointer(bitPattern: address)!, count: count, strings: strings)
       aliasesReader.tail = tail
@@ -189,11 +189,11 @@ public enum CompiledPack {
 
 extension RuleSet {
   /// The built-in pack from its compiled form (`CompiledPack`), which must be static data: a
-  /// string literal the build wrote, the table of string literals it refers to, and the linter's
-  /// tables as an array literal of numbers.
-  public init(compiled pack: StaticString, strings: [String], plan: [Int32]) {
+  /// string literal the build wrote, the table of string literals it refers to, and the schemas'
+  /// walks and the linter's tables as an array literal of numbers.
+  public init(compiled pack: StaticString, strings: [String], numbers: [Int32]) {
     precondition(pack.hasPointerRepresentation)
-    let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings, plan: plan)
+    let (rules, aliases, resources, _, plan) = CompiledPack.read(pack.utf8Start, count: pack.utf8CodeUnitCount, strings: strings, numbers: numbers)
     self.init(resources: resources, aliases: aliases)
     // In id order, each id once: the build wrote them so.
     start(withSorted: rules)
@@ -239,26 +239,9 @@ private struct PackWriter {
         main.bool(field.outputOnly)
       }
     }
-    // The walk's tables (`Schema.Walk`): a start reads them rather than hashing every name.
-    let walk = schema.walk
-    main.utf8(walk.names.bytes)
-    main.count(walk.slots.count)
-    main.count(walk.tables.count)
-    for table in walk.tables {
-      main.count(Int(table.mask) + 1)
-      var used: [(slot: Int, field: Int32, name: JSONDocument.NameTable.Name)] = []
-      for slot in 0...Int(table.mask) {
-        let entry = walk.slots[Int(table.slots) + slot]
-        if let name = entry.name { used.append((slot, entry.field, name)) }
-      }
-      main.count(used.count)
-      for (slot, field, name) in used {
-        main.count(slot)
-        main.count(Int(field))
-        main.count(Int(name.start))
-        main.count(Int(name.count))
-      }
-    }
+    // The names of the walk (`Schema.Walk`), whose slots are among the pack's numbers
+    // (`PackNumbers`): copied in one piece, where the numbers hold a byte each.
+    main.utf8(schema.walk.names.bytes)
   }
 
   mutating func write(_ rule: Rule, documentation: DataValue) {
@@ -542,6 +525,9 @@ private struct PackReader {
   var tables: PackTables?
   /// What rules read their bodies with, when first asked for.
   var rules: PackRules?
+  /// The pack's tables of numbers (`PackNumbers`): the schemas' walks, then the linter's tables.
+  /// Nil while the build reads its own pack back before it writes them.
+  var numbers: PackNumbersReader?
 
   init(base: UnsafePointer<UInt8>, count: Int, strings: [String]) {
     self.base = base
@@ -591,36 +577,8 @@ private struct PackReader {
       field.refType = types[Int(index)]
       field.refTypeIndex = index
     }
-    return Schema(name: name, root: root, messageTypes: types, walk: walk(types))
-  }
-
-  /// What `write(_ schema:)` wrote of its walk, for `types`: each name's hashes made again from
-  /// its bytes, each field's shape from the field.
-  mutating func walk(_ types: [Schema.MessageType]) -> Schema.Walk {
-    let nameBytes = input.utf8()
-    var slots = [Schema.Walk.Slot](repeating: Schema.Walk.Slot(hash: 0, field: -1, name: nil), count: input.count())
-    var tables: [Schema.Walk.Table] = [], shapes: [Schema.Walk.Shape] = []
-    let tableCount = input.count()
-    tables.reserveCapacity(tableCount)
-    shapes.reserveCapacity(types.reduce(0) { $0 + $1.fields.count })
-    var base = 0
-    nameBytes.withUnsafeBufferPointer { nameBytes in
-      for type in types.prefix(tableCount) {
-        let size = input.count()
-        tables.append(Schema.Walk.Table(
-          slots: Int32(base), mask: Int32(size - 1), shift: UInt64(64 - size.trailingZeroBitCount), shapes: Int32(shapes.count)))
-        for _ in 0..<input.count() {
-          let slot = input.count(), field = Int32(input.count())
-          let start = Int32(input.count()), count = Int32(input.count())
-          let bytes = UnsafeBufferPointer(rebasing: nameBytes[Int(start)..<Int(start + count)])
-          slots[base + slot] = Schema.Walk.Slot(
-            hash: Schema.Walk.hash(bytes), field: field, name: JSONDocument.NameTable.Name(start: start, count: count, hash: FNV1a.hash(bytes)))
-        }
-        base += size
-        for field in type.fields { shapes.append(Schema.Walk.Shape(kind: field.kind, repeated: field.repeated, refType: field.refTypeIndex)) }
-      }
-    }
-    return Schema.Walk(tables: tables, slots: slots, shapes: shapes, names: JSONDocument.NameTable(bytes: nameBytes))
+    let names = JSONDocument.NameTable(bytes: input.utf8())
+    return Schema(name: name, root: root, messageTypes: types, walk: numbers?.walk(types, names: names) ?? Schema.Walk(types))
   }
 
   mutating func rule() -> Rule {
@@ -1104,11 +1062,12 @@ struct CompiledPlan: Sendable {
   }
 }
 
-/// The linter's tables (`CompiledPlan`) as one list of numbers, which the build writes into the
-/// binary as an array literal: the compiler lays it out as the array itself in the binary's data,
-/// so a start reads the numbers where they lie, with no decoding of the pack's compact form
-/// (numbers of varying length, each read with its own checks).
-struct PlanTable {
+/// The schemas' walks (`Schema.Walk`) and the linter's tables (`CompiledPlan`) as one list of
+/// numbers, which the build writes into the binary as an array literal: the compiler lays it out
+/// as the array itself in the binary's data, so a start reads the numbers where they lie, with no
+/// decoding of the pack's compact form (numbers of varying length, each read with its own checks)
+/// and no name hashed.
+struct PackNumbers {
   private(set) var numbers: [Int32] = []
 
   mutating func add(_ number: Int) {
@@ -1135,6 +1094,29 @@ struct PlanTable {
       }
     }
     numbers.append(step.index)
+  }
+
+  /// A schema's walk (`Schema.Walk`): each type's table with the slots in use, each with its
+  /// hashes, so a start hashes no name. The names' bytes are in the pack (`write(_ schema:)`),
+  /// the shapes come from the schema's fields.
+  mutating func add(_ walk: Schema.Walk) {
+    add(walk.slots.count)
+    add(walk.tables.count)
+    for table in walk.tables {
+      add(Int(table.mask) + 1)
+      let used = (0...Int(table.mask)).filter { walk.slots[Int(table.slots) + $0].name != nil }
+      add(used.count)
+      for slot in used {
+        let entry = walk.slots[Int(table.slots) + slot], name = entry.name!
+        add(slot)
+        numbers.append(entry.field)
+        numbers.append(name.start)
+        numbers.append(name.count)
+        numbers.append(Int32(bitPattern: name.hash))
+        numbers.append(Int32(bitPattern: UInt32(truncatingIfNeeded: entry.hash)))
+        numbers.append(Int32(bitPattern: UInt32(truncatingIfNeeded: entry.hash >> 32)))
+      }
+    }
   }
 
   /// `linter`'s tables, its checks by their numbers in `checks` (the pack's).
@@ -1180,9 +1162,9 @@ struct PlanTable {
   }
 }
 
-/// Reads what `PlanTable.write` wrote, in order. The table comes from the build, never from a
+/// Reads what `PackNumbers` wrote, in order. The table comes from the build, never from a
 /// user: a malformed one is a bug of the build, and stops the program.
-struct PlanTableReader {
+struct PackNumbersReader {
   private let numbers: [Int32]
   private var at = 0
 
@@ -1205,14 +1187,14 @@ struct PlanTableReader {
     return lower..<upper
   }
 
-  private mutating func list<Element>(count n: Int, _ read: (inout PlanTableReader) -> Element) -> [Element] {
+  private mutating func list<Element>(count n: Int, _ read: (inout PackNumbersReader) -> Element) -> [Element] {
     var elements: [Element] = []
     elements.reserveCapacity(n)
     for _ in 0..<n { elements.append(read(&self)) }
     return elements
   }
 
-  private mutating func list<Element>(_ read: (inout PlanTableReader) -> Element) -> [Element] {
+  private mutating func list<Element>(_ read: (inout PackNumbersReader) -> Element) -> [Element] {
     list(count: count(), read)
   }
 
@@ -1226,6 +1208,33 @@ struct PlanTableReader {
     let kind = JSONPath.Storage.Step.Kind(rawValue: UInt8(truncatingIfNeeded: count()))!
     let name = stepName(), alternate = stepName()
     return JSONPath.Storage.Step(kind: kind, name: name, alternate: alternate, index: next())
+  }
+
+  /// What `PackNumbers.add(_ walk:)` wrote, for `types` and the walk's `names`: each field's
+  /// shape from the field.
+  mutating func walk(_ types: [Schema.MessageType], names: JSONDocument.NameTable) -> Schema.Walk {
+    var slots = [Schema.Walk.Slot](repeating: Schema.Walk.Slot(hash: 0, field: -1, name: nil), count: count())
+    var tables: [Schema.Walk.Table] = [], shapes: [Schema.Walk.Shape] = []
+    let tableCount = count()
+    precondition(tableCount <= types.count, "the linter tables are malformed")
+    tables.reserveCapacity(tableCount)
+    shapes.reserveCapacity(types.reduce(0) { $0 + $1.fields.count })
+    var base = 0
+    for type in types.prefix(tableCount) {
+      let size = count()
+      tables.append(Schema.Walk.Table(
+        slots: Int32(base), mask: Int32(size - 1), shift: UInt64(64 - size.trailingZeroBitCount), shapes: Int32(shapes.count)))
+      for _ in 0..<count() {
+        let slot = count(), field = next()
+        let start = next(), length = next(), nameHash = UInt32(bitPattern: next())
+        let low = UInt64(UInt32(bitPattern: next())), high = UInt64(UInt32(bitPattern: next()))
+        slots[base + slot] = Schema.Walk.Slot(
+          hash: high << 32 | low, field: field, name: JSONDocument.NameTable.Name(start: start, count: length, hash: nameHash))
+      }
+      base += size
+      for field in type.fields { shapes.append(Schema.Walk.Shape(kind: field.kind, repeated: field.repeated, refType: field.refTypeIndex)) }
+    }
+    return Schema.Walk(tables: tables, slots: slots, shapes: shapes, names: names)
   }
 
   /// The tables, their checks made from `checks` (the pack's).

@@ -220,13 +220,13 @@ for string in pack.strings { source += "    " + stringLiteral(string) + ",\n" }
 source += """
     ]
 
-    /// The linter's tables for the whole pack (`PlanTable`): an array literal of numbers, which
-    /// the compiler lays out as the array itself in the binary's data.
-    public static let plan: [Int32] = [
+    /// The schemas' walks and the linter's tables for the whole pack (`PackNumbers`): an array
+    /// literal of numbers, which the compiler lays out as the array itself in the binary's data.
+    public static let numbers: [Int32] = [
 
   """
-for start in stride(from: 0, to: pack.plan.count, by: 24) {
-  source += "    " + pack.plan[start..<min(start + 24, pack.plan.count)].map { String($0) }.joined(separator: ", ") + ",\n"
+for start in stride(from: 0, to: pack.numbers.count, by: 24) {
+  source += "    " + pack.numbers[start..<min(start + 24, pack.numbers.count)].map { String($0) }.joined(separator: ", ") + ",\n"
 }
 source += """
     ]
