@@ -1071,7 +1071,7 @@ struct PackNumbers {
   private(set) var numbers: [Int32] = []
 
   mutating func add(_ number: Int) {
-    precondition(number >= Int(Int32.min) && number <= Int(Int32.max), "a number of the linter tables is out of range")
+    precondition(number >= Int(Int32.min) && number <= Int(Int32.max), "a number of the pack's tables is out of range")
     numbers.append(Int32(number))
   }
 
@@ -1121,12 +1121,12 @@ struct PackNumbers {
 
   /// `linter`'s tables, its checks by their numbers in `checks` (the pack's).
   mutating func write(_ linter: Linter, checks: [Rule.Check]) {
-    var numbers: [ObjectIdentifier: Int] = [:]
-    for (number, check) in checks.enumerated() { numbers[ObjectIdentifier(check)] = number }
+    var checkNumbers: [ObjectIdentifier: Int] = [:]
+    for (number, check) in checks.enumerated() { checkNumbers[ObjectIdentifier(check)] = number }
     // The plan again, to learn which rule check each of its checks is made from.
     let (plan, sources) = LintPlan.withSources(linter.rules, sameChecks: false)
     add(sources.count)
-    for source in sources { add(numbers[ObjectIdentifier(source)]!) }
+    for source in sources { add(checkNumbers[ObjectIdentifier(source)]!) }
     add(plan.conditions.count)
     for condition in plan.conditions {
       add(Int(condition.kind.rawValue))
@@ -1162,8 +1162,8 @@ struct PackNumbers {
   }
 }
 
-/// Reads what `PackNumbers` wrote, in order. The table comes from the build, never from a
-/// user: a malformed one is a bug of the build, and stops the program.
+/// Reads what `PackNumbers` wrote, in order. The numbers come from the build, never from a
+/// user: malformed ones are a bug of the build, and stop the program.
 struct PackNumbersReader {
   private let numbers: [Int32]
   private var at = 0
@@ -1177,13 +1177,13 @@ struct PackNumbersReader {
 
   private mutating func count() -> Int {
     let n = Int(next())
-    precondition(n >= 0, "the linter tables are malformed")
+    precondition(n >= 0, "the pack's numbers are malformed")
     return n
   }
 
   private mutating func range() -> Range<Int32> {
     let lower = next(), upper = next()
-    precondition(lower <= upper, "the linter tables are malformed")
+    precondition(lower <= upper, "the pack's numbers are malformed")
     return lower..<upper
   }
 
@@ -1216,7 +1216,7 @@ struct PackNumbersReader {
     var slots = [Schema.Walk.Slot](repeating: Schema.Walk.Slot(hash: 0, field: -1, name: nil), count: count())
     var tables: [Schema.Walk.Table] = [], shapes: [Schema.Walk.Shape] = []
     let tableCount = count()
-    precondition(tableCount <= types.count, "the linter tables are malformed")
+    precondition(tableCount <= types.count, "the pack's numbers are malformed")
     tables.reserveCapacity(tableCount)
     shapes.reserveCapacity(types.reduce(0) { $0 + $1.fields.count })
     var base = 0
@@ -1265,7 +1265,7 @@ struct PackNumbersReader {
     let slots = list { $0.next() }
     let names = JSONDocument.NameTable(bytes: list { UInt8(truncatingIfNeeded: $0.next()) })
     let slotRules = list(count: slots.count) { $0.next() }
-    precondition(at == numbers.count, "the linter tables are longer than their parts")
+    precondition(at == numbers.count, "the pack's numbers are longer than their parts")
     return CompiledPlan(plan: plan, trie: GivenTrie(nodes: nodes, edges: edges, slots: slots, names: names), slotRules: slotRules)
   }
 }
