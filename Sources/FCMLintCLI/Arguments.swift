@@ -103,9 +103,6 @@ enum ArgumentReader {
     _ arguments: ArraySlice<String>, options: [CLIOption<Settings>], into settings: inout Settings,
     positional: (inout Settings, String) throws(UsageError) -> Void
   ) throws(UsageError) {
-    var byName: [String: CLIOption<Settings>] = [:]
-    byName.reserveCapacity(options.count)
-    for option in options { byName[option.name] = option }
     var seen: Set<String> = []
     var i = arguments.startIndex
     while i < arguments.endIndex {
@@ -130,7 +127,9 @@ enum ArgumentReader {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      guard let option = byName[name] else {
+      // Found by a scan of the table, not through a dictionary of it: a run names a few options,
+      // and the dictionary, made for every run, hashed every option's name.
+      guard let option = options.first(where: { $0.name == name }) else {
         let suggestion = closest(to: name, in: options.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
         let hint = name.hasPrefix("--") ? "" : " (a path that starts with '-' goes after '--')"
         throw UsageError("unknown option '\(name)'\(suggestion)\(hint)")

@@ -220,10 +220,9 @@ extension LintSettings {
     settings.checkURLs = checkURLs
     // --fix-only reports nothing that remains: no image is fetched for it.
     settings.offline = fixOnly
-    let limits: [(Limits.Setting, String?)] = [
-      (.maxDepth, maxDepth.map(String.init)), (.maxFileSize, maxFileSize), (.maxStringLength, maxStringLength),
-    ]
-    for case let (setting, text?) in limits { settings.limitTexts[setting] = text }
+    if let maxDepth { settings.limitTexts[.maxDepth] = String(maxDepth) }
+    if let maxFileSize { settings.limitTexts[.maxFileSize] = maxFileSize }
+    if let maxStringLength { settings.limitTexts[.maxStringLength] = maxStringLength }
     return settings
   }
 
