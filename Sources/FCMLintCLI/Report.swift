@@ -22,10 +22,8 @@ struct ReportOutput {
 /// order and from any thread, each with its place in the output, and a file's diagnostics are
 /// written once every file before it has been. A name given twice is one file of the report (its
 /// places are next to each other), with the diagnostics of both merged.
-final class ReportWriter: @unchecked Sendable {
-  private let lock = POSIXLock()
-  /// Read and changed only under `lock` (`withState`).
-  private var state: State
+final class ReportWriter: Sendable {
+  private let state: Locked<State>
 
   /// Which diagnostics a report shows; the others are counted as hidden, by the option named.
   enum Shown {
@@ -38,44 +36,40 @@ final class ReportWriter: @unchecked Sendable {
   init(_ outputs: sending [ReportOutput], header: ReportHeader, inputs: [FileJob.Source], shown: Shown) {
     var state = State(outputs: outputs, inputs: inputs, shown: shown)
     for i in state.outputs.indices { state.outputs[i].formatter.begin(header, to: state.outputs[i].sink) }
-    self.state = state
-  }
-
-  private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-    lock.withLock { body(&state) }
+    self.state = Locked(state)
   }
 
   /// The results of the places from `first` on, and whatever waited for them. Results come in
   /// batches that split the places between them, so each batch starts where another ended.
   func add(_ results: [FileResult], at first: Int) {
-    withState { $0.add(results, at: first) }
+    state.withLock { $0.add(results, at: first) }
   }
 
   /// The counts of the files written so far.
-  var summary: Summary { withState { $0.summary } }
+  var summary: Summary { state.withLock { $0.summary } }
 
   /// The errors met reading or fixing files, with their places.
-  var errors: [(place: Int, error: FileSystem.IOError)] { withState { $0.errors } }
+  var errors: [(place: Int, error: FileSystem.IOError)] { state.withLock { $0.errors } }
 
   /// The files linted (read, and FCM documents), in output order.
-  var lintedNames: [String] { withState { state in state.linted.map { state.inputs[Int($0)].name } } }
+  var lintedNames: [String] { state.withLock { state in state.linted.map { state.inputs[Int($0)].name } } }
 
   /// Fixes not applied, in output order, with their files.
-  var refusedFixes: [(name: String, note: String)] { withState { $0.refusedFixes } }
+  var refusedFixes: [(name: String, note: String)] { state.withLock { $0.refusedFixes } }
 
   /// The files skipped as not FCM documents, in output order, with the reason.
-  var skipped: [(name: String, reason: String)] { withState { $0.skipped } }
+  var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
   /// Samples of pages skipped as not FCM documents (`name:line: reason`).
-  var skippedParts: [String] { withState { $0.skippedParts } }
+  var skippedParts: [String] { state.withLock { $0.skippedParts } }
 
   /// Changes the summary before `finish` writes it (counts gathered outside the report).
   func updateSummary(_ body: (inout Summary) -> Void) {
-    withState { body(&$0.summary) }
+    state.withLock { body(&$0.summary) }
   }
 
   /// Writes diagnostics about a file that was not linted (a config), after every linted file.
   func addTrailing(_ diagnostics: [Diagnostic], file: String) {
-    withState { state in
+    state.withLock { state in
       let counts = Summary(diagnostics: diagnostics)
       state.summary.errors += counts.errors
       state.summary.warnings += counts.warnings
@@ -90,7 +84,7 @@ final class ReportWriter: @unchecked Sendable {
   /// problems in 0 files" beside the error would say the opposite of what happened. Machine
   /// formats still end as their format requires.
   func finish(fatal: Bool = false) -> [FileSystem.IOError] {
-    withState { state in
+    state.withLock { state in
       for i in state.outputs.indices where !(fatal && state.outputs[i].formatter is TextFormatter) {
         state.outputs[i].formatter.finish(state.summary, to: state.outputs[i].sink)
       }

@@ -7,13 +7,11 @@ import FCMLintSystem
 /// config's `suppress:` entries. Each file's diagnostics pass through `apply` on the thread that
 /// linted it; what was hidden and what was used is gathered here for the summary, the new
 /// baseline and the warnings about suppressions that matched nothing.
-public final class Waivers: @unchecked Sendable {
+public final class Waivers: Sendable {
   public let baseline: Baseline?
   /// `--write-baseline`: the baseline being recorded (every finding goes into it, and is hidden).
   public let recording: Baseline?
-  private let lock = POSIXLock()
-  /// Read and changed only under `lock` (`withState`).
-  private var state = State()
+  private let state = Locked(State())
 
   private struct State {
     var baselineUsed: [Baseline.Entry: Int] = [:]
@@ -28,10 +26,6 @@ public final class Waivers: @unchecked Sendable {
     var unusedRule: [String: Rule] = [:]
     var baselined = 0
     var suppressed = 0
-  }
-
-  private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-    lock.withLock { body(&state) }
   }
 
   public init(baseline: Baseline?, recording: Baseline?) {
@@ -98,7 +92,7 @@ public final class Waivers: @unchecked Sendable {
       }
     }
     let unusedRule = applicable.isEmpty ? nil : linter.reportedRule(Self.unusedSuppressionRule)
-    withState { state in
+    state.withLock { state in
       for suppression in applicable {
         state.suppressions[suppression.key] = suppression
         if let unusedRule, state.unusedRule[suppression.key].map({ $0.severity < unusedRule.severity }) ?? true {
@@ -118,7 +112,7 @@ public final class Waivers: @unchecked Sendable {
   /// How many findings the baseline and the suppressions hid, and how many baseline entries
   /// matched nothing.
   public var counts: (baselined: Int, suppressed: Int, baselineUnmatched: Int) {
-    let (baselined, suppressed) = withState { ($0.baselined, $0.suppressed) }
+    let (baselined, suppressed) = state.withLock { ($0.baselined, $0.suppressed) }
     return (baselined, suppressed, unmatchedBaselineEntries().count)
   }
 
@@ -126,7 +120,7 @@ public final class Waivers: @unchecked Sendable {
   /// (a file the run did not reach is not judged: a hook runs on a few files at a time).
   public func unmatchedBaselineEntries() -> [Baseline.Entry] {
     guard let baseline, recording == nil else { return [] }
-    let (used, linted) = withState { ($0.baselineUsed, $0.lintedKeys) }
+    let (used, linted) = state.withLock { ($0.baselineUsed, $0.lintedKeys) }
     var unmatched: [Baseline.Entry] = []
     var gone: [String: Bool] = [:]
     for (entry, count) in baseline.counts {
@@ -148,7 +142,7 @@ public final class Waivers: @unchecked Sendable {
 
   /// The recorded baseline's text (`--write-baseline`).
   public func recordedBaseline() -> String {
-    Baseline.render(withState { $0.recorded })
+    Baseline.render(state.withLock { $0.recorded })
   }
 
   /// An unused-suppression diagnostic for each suppression that hid nothing in a run that linted
@@ -156,7 +150,7 @@ public final class Waivers: @unchecked Sendable {
   /// rule's in the files the suppression covers (the most severe among them); a suppression whose
   /// files all turn the rule off is not reported.
   public func unusedSuppressions() -> [(file: String, diagnostics: [Diagnostic])] {
-    let (all, used, rules) = withState { ($0.suppressions, $0.usedSuppressions, $0.unusedRule) }
+    let (all, used, rules) = state.withLock { ($0.suppressions, $0.usedSuppressions, $0.unusedRule) }
     var byFile: [String: [Diagnostic]] = [:]
     let directory = FileSystem.currentDirectory()
     for (key, suppression) in all where !used.contains(key) {
