@@ -14,7 +14,7 @@ import Synchronization
 /// for (`rules`, `explain`, the tests, a user's rule folder, a documentation page).
 public enum CompiledPack {
   /// Changed whenever the form changes, so a binary never reads a form it does not know.
-  static let version: UInt64 = 10
+  static let version: UInt64 = 11
   static let magic = "fcmlint compiled pack"
 
   /// The compact form of `rules` (in this order), with `documentation[i]` the tree of
@@ -1036,7 +1036,7 @@ struct CompiledPlan: Sendable {
         Int(bitPattern: UInt(bitPattern: ObjectIdentifier(check.path.storage))), check.hasField ? 1 : 0,
         Int(bitPattern: UInt(bitPattern: ObjectIdentifier(type(of: check.function)))),
         check.lazy.map { Int(bitPattern: $0.toOpaque()) } ?? 0, Rule.TemplateHandling.allCases.firstIndex(of: check.templates)!,
-        check.ignoresMissing ? 1 : 0, check.failsWhereMissing ? 1 : 0, check.readsTemplates ? 1 : 0,
+        check.ignoresMissing ? 1 : 0, check.failsWhereMissing ? 1 : 0, check.readsTemplates ? 1 : 0, Int(check.passingKinds),
       ]
     }
     out.append(-1)
@@ -1127,6 +1127,7 @@ struct PackNumbers {
     let (plan, sources) = LintPlan.withSources(linter.rules, sameChecks: false)
     add(sources.count)
     for source in sources { add(checkNumbers[ObjectIdentifier(source)]!) }
+    for check in plan.checks { add(Int(check.passingKinds)) }
     add(plan.conditions.count)
     for condition in plan.conditions {
       add(Int(condition.kind.rawValue))
@@ -1240,6 +1241,7 @@ struct PackNumbersReader {
   /// The tables, their checks made from `checks` (the pack's).
   mutating func compiledPlan(checks: [Rule.Check]) -> CompiledPlan {
     let sources = list { checks[$0.count()] }
+    let passingKinds = list(count: sources.count) { UInt16(truncatingIfNeeded: $0.count()) }
     let conditions = list { table in
       let kind = LintPlan.Condition.Kind(rawValue: UInt8(truncatingIfNeeded: table.count()))!
       let check = table.next()
@@ -1252,7 +1254,8 @@ struct PackNumbersReader {
     let thenChecks = list { $0.next() }
     let checkMemo = list(count: sources.count) { $0.next() }
     let plan = LintPlan(
-      sources: sources, conditions: conditions, rules: rules, thenChecks: thenChecks, checkMemo: checkMemo, checkMemoCount: count())
+      sources: sources, passingKinds: passingKinds, conditions: conditions, rules: rules, thenChecks: thenChecks, checkMemo: checkMemo,
+      checkMemoCount: count())
 
     let nodes = list { table in
       let slots = table.range()

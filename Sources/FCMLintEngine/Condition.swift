@@ -67,6 +67,8 @@ struct LintPlan {
     let failsWhereMissing: Bool
     /// `function`'s `readsTemplates`.
     let readsTemplates: Bool
+    /// `function`'s `passingKinds`: where its target is a value of these kinds, it is not called.
+    let passingKinds: UInt16
     /// For a check of the built-in pack whose function is made when first called, the rule's
     /// check, called directly rather than through `function`, its stand-in (the rule keeps it).
     let lazy: Unmanaged<FCMLintEngine.Rule.Check>?
@@ -144,10 +146,14 @@ struct LintPlan {
   }
 
   /// A plan the build laid out (`CompiledPack`): the tables `init(_:sameChecks:)` made for the
-  /// built-in pack, with `checks[i]` made from `sources[i]`. The pack has no two rules alike.
-  init(sources: [FCMLintEngine.Rule.Check], conditions: [Condition], rules: [Rule], thenChecks: [Int32], checkMemo: [Int32], checkMemoCount: Int) {
+  /// built-in pack, with `checks[i]` made from `sources[i]` and `passingKinds[i]` (the build
+  /// asked the function: no function is made for it at start). The pack has no two rules alike.
+  init(
+    sources: [FCMLintEngine.Rule.Check], passingKinds: [UInt16], conditions: [Condition], rules: [Rule], thenChecks: [Int32],
+    checkMemo: [Int32], checkMemoCount: Int
+  ) {
     checks.reserveCapacity(sources.count)
-    for source in sources { checks.append(Check(source)) }
+    for (source, kinds) in zip(sources, passingKinds) { checks.append(Check(source, passingKinds: kinds)) }
     self.conditions = conditions
     self.rules = rules
     self.thenChecks = thenChecks
@@ -413,24 +419,33 @@ struct LintMemo {
 
 extension LintPlan.Check {
   /// The check of `check`, as the loop reads it (in an extension: the memberwise init stays).
+  /// `passingKinds` as the build found them, or nil to ask the function (made now if it may
+  /// have any).
   @inline(__always)
-  init(_ check: FCMLintEngine.Rule.Check) {
+  init(_ check: FCMLintEngine.Rule.Check, passingKinds: UInt16? = nil) {
     let (function, lazy) = check.forPlan
     let field = check.field, type = check.functionType
     self.init(
       path: field ?? JSONPath.here, hasField: field != nil, function: function, templates: check.templates,
-      ignoresMissing: type.ignoresMissing, failsWhereMissing: type.failsWhereMissing, readsTemplates: type.readsTemplates, lazy: lazy)
+      ignoresMissing: type.ignoresMissing, failsWhereMissing: type.failsWhereMissing, readsTemplates: type.readsTemplates,
+      passingKinds: passingKinds ?? (type.passesByKind ? check.made.function.passingKinds : 0), lazy: lazy)
+  }
+
+  /// Whether the function passes at `id` by the kind of its value alone (`passingKinds`).
+  @inline(__always)
+  func passesByKind(_ id: NodeID, in document: JSONDocument) -> Bool {
+    passingKinds != 0 && passingKinds & 1 << document.kind(id).rawValue != 0
   }
 
   /// Whether the check finds nothing at `context.given` (at every place its field leads to).
   /// Conditions ask `passes`, not `check`, so no message is built for a finding thrown away.
   func passes(_ context: FunctionContext) -> Bool {
-    guard hasField else { return functionPasses(.found(context.given), in: context) }
+    guard hasField else { return passesByKind(context.given, in: context.document) || functionPasses(.found(context.given), in: context) }
     if ignoresMissing {
       // Only what is there can fail.
       if path.isSingular {
         guard let id = path.resolveNode(in: context.document, from: context.given) else { return true }
-        return functionPasses(.found(id), in: context)
+        return passesByKind(id, in: context.document) || functionPasses(.found(id), in: context)
       }
       var clean = true
       path.forEachNode(in: context.document, from: context.given) { id in
@@ -440,7 +455,7 @@ extension LintPlan.Check {
     }
     if failsWhereMissing, path.isSingular {
       guard let id = path.resolveNode(in: context.document, from: context.given) else { return false }
-      return functionPasses(.found(id), in: context)
+      return passesByKind(id, in: context.document) || functionPasses(.found(id), in: context)
     }
     if path.isSingular {
       // A root path outside a mounted document (`$.message.notification` in an ApnsConfig alone)
@@ -465,12 +480,13 @@ extension LintPlan.Check {
     // asked.
     if ignoresMissing, hasField {
       if path.isSingular {
-        guard let id = path.resolveNode(in: context.document, from: node) else { return }
+        guard let id = path.resolveNode(in: context.document, from: node), !passesByKind(id, in: context.document) else { return }
         let findings = functionFindings(.found(id), in: context)
         for finding in findings { found.append((rule, check, finding, node)) }
         return
       }
       path.forEachNode(in: context.document, from: node) { id in
+        guard !passesByKind(id, in: context.document) else { return }
         for finding in functionFindings(.found(id), in: context) { found.append((rule, check, finding, node)) }
       }
       return
@@ -489,6 +505,7 @@ extension LintPlan.Check {
     } else {
       target = .found(node)
     }
+    if case .found(let id) = target, passesByKind(id, in: context.document) { return }
     let findings = functionFindings(target, in: context)
     if !findings.isEmpty {
       for finding in findings { found.append((rule, check, finding, node)) }

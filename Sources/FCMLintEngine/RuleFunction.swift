@@ -22,8 +22,16 @@ public protocol RuleFunction: Sendable {
   /// Whether the function fails (does not pass) wherever its field is missing, whatever its
   /// options: a condition then needs only to know whether the field is there.
   static var failsWhereMissing: Bool { get }
+  /// Whether `passingKinds` may be other than 0 (the linter asks it of functions that say so).
+  static var passesByKind: Bool { get }
 
   init(options: FunctionOptions) throws(OptionError)
+
+  /// The kinds of value (a bit per `JSONKind`) at which the function passes whatever the value
+  /// is, with these options: the linter does not call it on a value of those kinds (in a plain
+  /// document; a template's checks are always called). A `type` check of strings is most of the
+  /// checks a message runs, and most find a string. Never the placeholder kind.
+  var passingKinds: UInt16 { get }
 
   /// Findings for one target (the node a `field` path leads to, or where it breaks off).
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding]
@@ -39,6 +47,8 @@ extension RuleFunction {
   public static var readsTemplates: Bool { false }
   public static var ignoresMissing: Bool { false }
   public static var failsWhereMissing: Bool { false }
+  public static var passesByKind: Bool { false }
+  public var passingKinds: UInt16 { 0 }
 
   public func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     check(target, in: context).isEmpty

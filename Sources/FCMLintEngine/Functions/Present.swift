@@ -5,6 +5,7 @@ import FCMLintJSON
 struct Present: RuleFunction {
   static let name = "present"
   static let failsWhereMissing = true
+  static let passesByKind = true
   static let summary = "The field must exist (null counts as present only with allowNull)."
   static let options = [OptionSpec("allowNull", .bool, "whether a JSON null counts as present (default false)")]
   static let placeholders = ["missing"]
@@ -12,6 +13,13 @@ struct Present: RuleFunction {
   let allowNull: Bool
 
   init(options: FunctionOptions) { allowNull = options.bool("allowNull") ?? false }
+
+  /// Every value but a placeholder; null too with `allowNull`.
+  var passingKinds: UInt16 {
+    var kinds: UInt16 = 0
+    for kind in [JSONKind.object, .array, .string, .number, .true, .false] { kinds |= 1 << kind.rawValue }
+    return allowNull ? kinds | 1 << JSONKind.null.rawValue : kinds
+  }
 
   func check(_ target: JSONPath.Resolution, in context: FunctionContext) -> [Finding] {
     switch target {

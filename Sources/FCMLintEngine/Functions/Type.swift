@@ -4,6 +4,7 @@ import FCMLintJSON
 struct TypeIs: RuleFunction {
   static let name = "type"
   static let ignoresMissing = true
+  static let passesByKind = true
   static let summary = "The value's JSON type must be one of `type` (object, array, string, number, integer, boolean, null)."
   static let options = [OptionSpec("type", .strings, required: true, "the allowed types")]
   static let placeholders = ["expected", "actual"]
@@ -27,6 +28,8 @@ struct TypeIs: RuleFunction {
     self.kinds = kinds
     integers = types.contains("integer")
   }
+
+  var passingKinds: UInt16 { kinds & ~(1 << JSONKind.placeholder.rawValue) }
 
   func passes(_ target: JSONPath.Resolution, in context: FunctionContext) -> Bool {
     guard case .found(let id) = target else { return true }
