@@ -105,7 +105,8 @@ public struct LinearRegex: Sendable {
     let nfa: [[Inst]]?
     /// The lookaheads' programs reversed, by program (see `Run.table`).
     let reversedNFA: [[Inst]]
-    /// The NFA determinized for ASCII text, when it has no lookahead and few states.
+    /// The NFA determinized for ASCII text, when it has no lookahead and few states (with or
+    /// without a one-pass matcher).
     let dfa: DFA?
 
     convenience init(
@@ -131,10 +132,11 @@ public struct LinearRegex: Sendable {
     }
 
     func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      // A table look-up per byte costs less than the one-pass matcher's step, or the prefilter's
+      // search; a text beyond ASCII goes on to those.
+      if let dfa, let matched = dfa.matches(bytes) { return matched }
       let input = UTF8Text(bytes: bytes)
       if let onePass { return onePass.matches(input) }
-      // A table look-up per byte costs less than the prefilter's search.
-      if let dfa, let matched = dfa.matches(bytes) { return matched }
       if let prefilter, !prefilter.found(in: bytes) { return false }
       var run = Run(programs: nfa!, reversed: reversedNFA, classes: classes, text: input)
       return run.search(program: 0, anchoredAt: nil)
@@ -178,17 +180,19 @@ public struct LinearRegex: Sendable {
       compact.compile(tree)
       onePass = OnePass(programs: compact.programs, classes: parser.classes)
     }
+    var compiler = Compiler(lookCount: parser.lookCount, compactRuns: false)
+    compiler.compile(tree)
+    let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
     if onePass == nil {
-      var compiler = Compiler(lookCount: parser.lookCount, compactRuns: false)
-      compiler.compile(tree)
       let prefilter = RequiredLiterals(tree, classes: parser.classes)
-      let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
       storage = Storage(Compiled(
         prefilter: prefilter, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: nil, nfa: compiler.programs, dfa: dfa))
     } else {
       // An anchored one-pass match stops at the first character that cannot go on, sooner
-      // than a search for a required literal through the whole text: no prefilter.
-      storage = Storage(Compiled(prefilter: nil, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: onePass, nfa: nil))
+      // than a search for a required literal through the whole text: no prefilter. The NFA is
+      // compiled again if a replacement needs it (`nfaPrograms`).
+      storage = Storage(Compiled(
+        prefilter: nil, classes: parser.classes, tree: tree, lookCount: parser.lookCount, onePass: onePass, nfa: nil, dfa: dfa))
     }
   }
 
