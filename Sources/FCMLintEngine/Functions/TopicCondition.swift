@@ -34,8 +34,8 @@ struct TopicCondition: RuleFunction {
     var parser = Parser(text: Array(text.utf8), topicPattern: topicPattern, doubleQuotes: doubleQuotes)
     do {
       try parser.parse()
-      if parser.topics.count > maxTopics {
-        return [Finding(target, detail: "\(parser.topics.count) topics, more than the \(maxTopics) a condition may name", ["column": ""])]
+      if parser.topicCount > maxTopics {
+        return [Finding(target, detail: "\(parser.topicCount) topics, more than the \(maxTopics) a condition may name", ["column": ""])]
       }
       return []
     } catch {
@@ -59,7 +59,8 @@ struct TopicCondition: RuleFunction {
     let topicPattern: CompiledPattern
     var doubleQuotes = false
     var pos = 0
-    var topics: [String] = []
+    /// Topics named so far (counted, not kept in an array grown for each).
+    var topicCount = 0
     var depth = 0
 
     init(text: [UInt8], topicPattern: CompiledPattern, doubleQuotes: Bool = false) {
@@ -137,7 +138,7 @@ struct TopicCondition: RuleFunction {
       if !topicPattern.matches(name) {
         throw SyntaxError(offset: start, message: name.isEmpty ? "empty topic name" : "'\(name)' is not a valid topic name (letters, digits and -_.~% only, up to 900 characters)")
       }
-      topics.append(name)
+      topicCount += 1
       skipSpaces()
       guard word(Self.inKeyword) else { throw SyntaxError(offset: pos, message: "expected 'in topics' after '\(name)', found \(describe())") }
       skipSpaces()
