@@ -32,7 +32,7 @@ struct Pattern: RuleFunction {
       // match those bytes, and make a String only for a finding.
       let passes: Bool? = document.bytes.withUnsafeBufferPointer { all in
         let bytes = UnsafeBufferPointer(rebasing: all[(Int(node.start) + 1)..<(Int(node.end) - 1)])
-        for b in bytes where b >= 0x80 { return nil }
+        guard Self.isASCII(bytes) else { return nil }
         // Through optional chaining, not `if let`: binding copied the shared regex (a retain and
         // a release of one object from every thread).
         if match?.regex.matches(utf8: bytes) == false { return false }
@@ -56,5 +56,23 @@ struct Pattern: RuleFunction {
       return [Finding(target, detail: "'\(s)' must not match /\(notMatch.source)/", ["remainder": remainder])]
     }
     return []
+  }
+
+  /// Whether every byte is below 0x80, eight bytes at a time (a value is tens of bytes: a byte
+  /// at a time, the scan was about a seventh of the check's instructions).
+  @inline(__always)
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var i = 0, any: UInt64 = 0
+    while i &+ 8 <= bytes.count {
+      any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i &+= 8
+    }
+    while i < bytes.count {
+      any |= UInt64(bytes[i])
+      i &+= 1
+    }
+    return any & 0x8080_8080_8080_8080 == 0
   }
 }
