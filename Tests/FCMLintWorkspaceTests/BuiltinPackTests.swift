@@ -3,6 +3,7 @@ import FCMLintTestSupport
 import FCMLintWorkspace
 import FCMLintBuiltinRules
 @testable import FCMLintEngine
+import FCMLintJSON
 import XCTest
 
 /// The built-in pack lints from the form the build compiles it to (embed-rules, `CompiledPack`),
@@ -164,6 +165,31 @@ final class BuiltinPackTests: XCTestCase {
   }
 
   /// The schema's walk the build laid out is the one its types make, and the one its JSON makes.
+  /// A check is not called on a value of the kinds its function says it passes whatever the
+  /// value (`passingKinds`): for every check of the pack that has such kinds, the function does
+  /// find nothing on values of those kinds, of several shapes each.
+  func testChecksPassWhereTheirPassingKindsSayTheyDo() throws {
+    let values = #"[{}, {"a": 1}, [], [null], "", "s", "https://example.com/a.png", 0, 1.5, -3, true, false, null]"#
+    let document = try JSONParser.parse(Array(values.utf8)).get()
+    var checked = 0
+    for rule in builtinRules().rules {
+      for check in rule.then + rule.when.compactMap({ if case .check(let check) = $0 { return check } else { return nil } }) {
+        let function = check.made.function
+        let kinds = function.passingKinds
+        guard kinds != 0 else { continue }
+        XCTAssertTrue(check.functionType.passesByKind, rule.id)
+        XCTAssertEqual(kinds & 1 << JSONKind.placeholder.rawValue, 0, rule.id)
+        for id in document.children(JSONDocument.root) where kinds & 1 << document.kind(id).rawValue != 0 {
+          let context = FunctionContext(document: document, given: id)
+          XCTAssertEqual(function.check(.found(id), in: context).count, 0, "\(rule.id): \(document.rawText(id))")
+          XCTAssertTrue(function.passes(.found(id), in: context), "\(rule.id): \(document.rawText(id))")
+          checked += 1
+        }
+      }
+    }
+    XCTAssertGreaterThan(checked, 50, "the pack's type and present checks have passing kinds")
+  }
+
   func testThePacksSchemaWalkIsTheOneItsTypesMake() throws {
     let schemas = builtinRules().resources.schemas
     XCTAssertFalse(schemas.isEmpty)
