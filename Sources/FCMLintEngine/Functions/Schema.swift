@@ -99,6 +99,8 @@ struct SchemaCheck: RuleFunction {
     var findings: [Finding] = []
     // Only `types` needs every leaf, `enums` the enum leaves, `unknownFields` none.
     let values = check != .unknownFields || !ignoredFields.isEmpty
+    // Most messages have no unknown field: then `unknownFields` has nothing to read.
+    if !values && trace.unknownCount == 0 { return [] }
     let steps = trace.steps
     var i = 0
     while i < steps.count {
@@ -306,6 +308,8 @@ struct SchemaTrace {
   static let maxDepth = 64
 
   private(set) var steps: [Step] = []
+  /// How many steps are `unknown`.
+  private(set) var unknownCount = 0
 
   /// The walk from `id`, read as the type at `typeIndex` in its schema's `messageTypes`.
   init(_ id: NodeID, _ typeIndex: Int32, _ types: Schema.Walk, _ document: JSONDocument) {
@@ -327,6 +331,7 @@ struct SchemaTrace {
       defer { member = memberNode.nextSibling }
       guard let index = types.field(for: member, in: document, of: typeIndex) else {
         steps.append(Step(node: member, end: 0, tag: .unknown, kind: memberNode.kind, type: typeIndex))
+        unknownCount += 1
         continue
       }
       if memberNode.kind == .null { continue }  // null leaves any field unset
