@@ -32,6 +32,8 @@
 #       fcmlint --jobs 1: fcmlint --jobs 1 --format json .   (one thread: the scaling with cores)
 #       fcmlint (xargs):  find ... | xargs -0 -s 1048576 fcmlint --format json
 #       fcmlint 10%:      fcmlint --format json part-0       (for linearity)
+#       fcmlint rules off: fcmlint --config R --jobs 1 --format json .  (R turns off every rule
+#                         but json-syntax: the reading and parsing under the rules)
 #     run in the set's folder, so file names are short (part-3/req-012345.json). The same batching
 #     for every tool: a 1 MiB command line, which holds 20,000 such names, so each tool starts once.
 #     The files are in the page cache (the warm-up reads them), as in a pre-commit hook or CI.
@@ -161,6 +163,15 @@ BULK_fcmlint="'$BIN' --format json . > /dev/null"
 BULK_fcmlint_jobs1="'$BIN' --jobs 1 --format json . > /dev/null"
 BULK_fcmlint_xargs="find . -name '*.json' -print0 | xargs -0 -s $XARGS_SIZE '$BIN' --format json > /dev/null"
 BULK_fcmlint_tenth="'$BIN' --format json part-0 > /dev/null"
+# Every rule but json-syntax off: reading, parsing and walking the files alone, the floor under
+# the rules (what the pack costs is the difference with the row above it).
+RULES_OFF=$WORK/rules-off.yml
+{
+  echo "root: true"
+  echo "rules:"
+  "$BIN" rules | awk '$1 != "json-syntax" && $1 ~ /^[a-z0-9-]+$/ { print "  " $1 ": off" }'
+} > "$RULES_OFF"
+BULK_fcmlint_off="'$BIN' --config '$RULES_OFF' --jobs 1 --format json . > /dev/null"
 run_jq() { bash -c "$BULK_jq"; }
 run_cjs() { bash -c "$BULK_cjs"; }
 ONE_fcmlint=("$BIN" --format json "$SMALL")
@@ -217,9 +228,9 @@ measure_one() { # measure_one NAME: the words ONE_NAME, run directly
 
 # 5. Bulk, interleaved.
 if [[ $MODE == full ]]; then
-  BULK=(cat jq rs ajv cjs fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth)
+  BULK=(cat jq rs ajv cjs fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth fcmlint_off)
 else
-  BULK=(cat fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth)
+  BULK=(cat fcmlint fcmlint_jobs1 fcmlint_xargs fcmlint_tenth fcmlint_off)
 fi
 log "warm-up"
 for tool in "${BULK[@]}"; do var="BULK_$tool"; bash -c "${!var}"; done
@@ -352,7 +363,8 @@ names = [("cat", "cat (I/O floor)"), ("jq", "jq empty"), ("rs", "jsonschema-rs %
          ("ajv", "ajv %s (Debian's node-ajv, Node's JSON.parse)" % e["AJV"]), ("cjs", "check-jsonschema --schemafile"),
          ("fcmlint", "**fcmlint --format json DIR** (full pack, 2 jobs)"), ("fcmlint_jobs1", "fcmlint --jobs 1 --format json DIR"),
          ("fcmlint_xargs", "fcmlint --format json FILES... (same xargs)"),
-         ("fcmlint_tenth", "fcmlint --format json, 10%% of the set (%s files)" % e["TENTH"])]
+         ("fcmlint_tenth", "fcmlint --format json, 10%% of the set (%s files)" % e["TENTH"]),
+         ("fcmlint_off", "fcmlint --jobs 1 with every rule but json-syntax off (reading and parsing alone)")]
 print("| bulk, %d files | wall median | min | max | files/s | CPU median | CPU per file | wall ÷ cat | CPU ÷ cat | CPU ÷ jq | CPU ÷ fcmlint |" % files)
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for key, label in names:
