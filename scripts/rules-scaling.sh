@@ -3,7 +3,8 @@
 # built-in pack, with half of it turned off, and with it doubled (every rule file copied under a
 # new id, through --rules). A document's cost should follow its parts and the checks that apply
 # there, not the number of rules: roughly flat across the three, the doubled pack's copies
-# sharing the checks they repeat.
+# sharing the checks they repeat. A last row turns every rule but json-syntax off: reading,
+# parsing and walking a document alone, the floor under the rules.
 #
 # Usage: scripts/rules-scaling.sh [N]     N generated send requests (default 200)
 # Environment: FCMLINT=/path/to/fcmlint uses that binary instead of building one;
@@ -42,7 +43,7 @@ cp "$(find "$WORK/docs" -name '*.json' | sort | head -1)" "$WORK/one/"
 # The packs: each a folder with its .fcmlint.yml (and rule copies).
 IDS=$(find "$ROOT/rules" -name '*.yml' ! -name aliases.yml -exec sed -n 's/^id: *//p' {} + | sort)
 COUNT=$(echo "$IDS" | wc -l)
-mkdir -p "$WORK/full" "$WORK/half" "$WORK/double/copies"
+mkdir -p "$WORK/full" "$WORK/half" "$WORK/double/copies" "$WORK/none"
 echo "root: true" > "$WORK/full/.fcmlint.yml"
 {
   echo "root: true"
@@ -50,6 +51,11 @@ echo "root: true" > "$WORK/full/.fcmlint.yml"
   echo "$IDS" | awk 'NR % 2 == 0 { print "  " $0 ": off" }'
 } > "$WORK/half/.fcmlint.yml"
 echo "root: true" > "$WORK/double/.fcmlint.yml"
+{
+  echo "root: true"
+  echo "rules:"
+  echo "$IDS" | awk '$0 != "json-syntax" { print "  " $0 ": off" }'
+} > "$WORK/none/.fcmlint.yml"
 # Rules that fcmlint reports itself (`reportedByFcmlint`: elided-sample, unused-suppression) have
 # no checks to copy and refuse another id, so the doubled pack repeats every other rule.
 COPIED=0
@@ -74,10 +80,11 @@ EOF
 }
 
 printf '| pack | rules | instructions, %d files | one file | per document |\n|---|---:|---:|---:|---:|\n' "$N"
-for pack in full half double; do
+for pack in full half double none; do
   extra=()
   rules=$COUNT
   [[ $pack == half ]] && rules=$(( COUNT - COUNT / 2 ))
+  [[ $pack == none ]] && rules=1
   if [[ $pack == double ]]; then extra=(--rules copies); rules=$(( COUNT + COPIED )); fi
   all=$(count $pack "$WORK/docs" "${extra[@]}")
   one=$(count $pack "$WORK/one" "${extra[@]}")
