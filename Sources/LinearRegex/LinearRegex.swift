@@ -180,9 +180,11 @@ public struct LinearRegex: Sendable {
       compact.compile(tree)
       onePass = OnePass(programs: compact.programs, classes: parser.classes)
     }
+    // The NFA: for the search when there is no one-pass matcher, and for the DFA.
+    let wantsDFA = fastPaths && parser.lookCount == 0
     var compiler = Compiler(lookCount: parser.lookCount, compactRuns: false)
-    compiler.compile(tree)
-    let dfa = fastPaths && parser.lookCount == 0 ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
+    if onePass == nil || wantsDFA { compiler.compile(tree) }
+    let dfa = wantsDFA ? DFA(program: compiler.programs[0], classes: parser.classes) : nil
     if onePass == nil {
       let prefilter = RequiredLiterals(tree, classes: parser.classes)
       storage = Storage(Compiled(
